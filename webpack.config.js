@@ -1,0 +1,86 @@
+// Builds: the SDK as a UMD bundle (global `Kit`) and as an ES module, and the server's production build.
+// TypeScript goes through esbuild-loader (ts-loader does not work with TypeScript 7).
+import { existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+const typescript = {
+  test: /\.ts$/,
+  exclude: /node_modules/,
+  loader: 'esbuild-loader',
+  options: { loader: 'ts', target: 'es2022', tsconfig: resolve(root, 'tsconfig.json') },
+};
+
+const resolveTs = {
+  extensions: ['.ts', '.js', '.mjs'],
+  // Sources import './x.js' (NodeNext style) and mean './x.ts'.
+  extensionAlias: { '.js': ['.ts', '.js'], '.mjs': ['.mts', '.mjs'] },
+};
+
+/** @param {'umd'|'module'} type */
+function sdk(type, mode) {
+  const esm = type === 'module';
+  return {
+    name: `sdk-${type}`,
+    mode,
+    target: ['web', 'es2022'],
+    entry: { kit: resolve(root, 'sdk/index.ts') },
+    devtool: mode === 'production' ? 'source-map' : 'eval-cheap-module-source-map',
+    module: { rules: [typescript] },
+    resolve: resolveTs,
+    experiments: esm ? { outputModule: true } : {},
+    output: {
+      path: resolve(root, 'dist/sdk'),
+      filename: esm ? 'kit.mjs' : 'kit.js',
+      chunkFilename: esm ? 'chunks/[name].[contenthash:8].mjs' : 'chunks/[name].[contenthash:8].js',
+      // Lazy chunks (WebLLM, Readability, phone metadata) load from where the script itself came from.
+      publicPath: 'auto',
+      library: esm ? { type: 'module' } : { name: 'Kit', type: 'umd', umdNamedDefine: false },
+      globalObject: 'globalThis',
+      clean: false,
+    },
+    performance: { hints: false },
+    optimization: { splitChunks: false },
+  };
+}
+
+function server(mode) {
+  return {
+    name: 'server',
+    mode,
+    target: 'node20',
+    entry: { main: resolve(root, 'server/main.ts') },
+    devtool: 'source-map',
+    module: { rules: [typescript] },
+    resolve: resolveTs,
+    experiments: { outputModule: true },
+    // Packages stay in node_modules: native modules (argon2), PGlite's WASM and knex's dialect loading do not bundle well.
+    externalsType: 'module',
+    externals: [({ request }, callback) => {
+      if (!request) return callback();
+      if (request.startsWith('node:') || builtinModules.includes(request)) return callback(null, `node-commonjs ${request}`);
+      if (!request.startsWith('.') && !request.startsWith('/')) return callback(null, `module ${request}`);
+      return callback();
+    }],
+    output: {
+      path: resolve(root, 'dist/server'),
+      filename: '[name].js',
+      chunkFormat: 'module',
+      module: true,
+      library: { type: 'module' },
+      clean: true,
+    },
+    optimization: { minimize: false },
+    performance: { hints: false },
+  };
+}
+
+export default (_env, argv) => {
+  const mode = argv.mode ?? 'production';
+  const configs = [sdk('umd', mode), sdk('module', mode)];
+  if (existsSync(resolve(root, 'server/main.ts'))) configs.push(server(mode));
+  return configs;
+};
