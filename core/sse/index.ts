@@ -1,0 +1,1 @@
+export { encodeSse, encodeSseJson, encodeSseComment, type SseMessage } from './encode-sse.js';
