@@ -1,64 +1,118 @@
-import * as retModule from 'ret';
-
-// ret is CommonJS (module.exports = tokenizer, plus .types): Node's ESM loader exposes the function as `default`,
-// bundlers may expose `tokenizer`; accept either.
-const retExports = retModule as unknown as { default?: typeof retModule.tokenizer; tokenizer?: typeof retModule.tokenizer; types: typeof retModule.types };
-const tokenize = (retExports.tokenizer ?? retExports.default)!;
-const types = retExports.types ?? (retExports.default as unknown as { types: typeof retModule.types }).types;
-
 /**
  * Static vetting of customer-supplied redaction patterns. A pattern runs over every page a visitor opens,
- * so one with catastrophic backtracking could freeze a stranger's tab. Refused shapes (after
- * Davis et al., "The impact of regular expression denial of service", and safe-regex's star-height rule):
- * - a repetition nested inside another repetition: `(a+)+`, `(\w*\s?)*`
- * - a repetition over an alternation: `(a|aa)+`, `(x|y)*` — overlapping branches backtrack exponentially
+ * so one with catastrophic backtracking could freeze a stranger's tab. Refused shapes (after safe-regex's
+ * star-height rule and Davis et al., "The impact of regular expression denial of service", 2018):
+ * - a repeating quantifier over a group that itself repeats: `(a+)+`, `(\w*\s?)*`
+ * - a repeating quantifier over an alternation: `(a|aa)+`, `(?:x|y)*` — overlapping branches backtrack exponentially
  * - more than MAX_UNBOUNDED unbounded quantifiers in one pattern (polynomial blow-up)
+ * A small scanner rather than a full regex parser: it only needs group structure, and it stays tiny in the SDK
+ * bundle. Validity itself is checked by the engine (`new RegExp`) before this runs.
  * Redaction also bounds the text each custom pattern sees, so what passes here stays cheap at run time.
  */
 export const MAX_UNBOUNDED = 6;
 
-type Node = { type: number; stack?: Node[]; options?: Node[][]; value?: unknown; min?: number; max?: number | null };
-
 export type PatternVerdict = { safe: true } | { safe: false; why: string };
 
-/** Says whether a pattern source is safe to run on untrusted page text. */
+type Frame = { repeats: boolean; alternates: boolean };
+type Atom = { kind: 'none' } | { kind: 'char' } | { kind: 'group'; repeats: boolean; alternates: boolean };
+
+const NESTED = 'it nests a quantifier inside another (catastrophic backtracking)';
+const ALTERNATION = 'it repeats an alternation such as (a|b)+ (catastrophic backtracking); use a character class instead';
+
+/** Says whether a (syntactically valid) pattern source is safe to run on untrusted page text. */
 export function vetPattern(source: string): PatternVerdict {
-  let root: Node;
   try {
-    root = tokenize(source) as unknown as Node;
+    new RegExp(source, 'u');
   } catch {
-    return { safe: false, why: 'it is not a valid regular expression' };
+    try {
+      new RegExp(source);
+    } catch {
+      return { safe: false, why: 'it is not a valid regular expression' };
+    }
   }
-  const state = { unbounded: 0 };
-  const why = walk(root, 0, state);
-  if (why) return { safe: false, why };
-  if (state.unbounded > MAX_UNBOUNDED) return { safe: false, why: `it has more than ${MAX_UNBOUNDED} unbounded quantifiers` };
+  const stack: Frame[] = [{ repeats: false, alternates: false }];
+  let last: Atom = { kind: 'none' };
+  let unbounded = 0;
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source[i + 1];
+      // \p{…}, \P{…}, \u{…}, \k<…> carry a bracketed argument that must not read as a quantifier.
+      const close = next === 'k' ? '>' : '}';
+      i += (next === 'p' || next === 'P' || next === 'u' || next === 'k') && (source[i + 2] === '{' || source[i + 2] === '<')
+        ? source.indexOf(close, i + 2) - i + 1 || 2
+        : 2;
+      last = { kind: 'char' };
+      continue;
+    }
+    if (c === '[') {
+      i = skipClass(source, i);
+      last = { kind: 'char' };
+      continue;
+    }
+    if (c === '(') {
+      stack.push({ repeats: false, alternates: false });
+      i += groupPrefixLength(source, i);
+      last = { kind: 'none' };
+      continue;
+    }
+    if (c === '|') {
+      stack[stack.length - 1]!.alternates = true;
+      last = { kind: 'none' };
+      i++;
+      continue;
+    }
+    if (c === ')') {
+      const frame = stack.length > 1 ? stack.pop()! : stack[0]!;
+      if (frame.repeats) stack[stack.length - 1]!.repeats = true;
+      last = { kind: 'group', repeats: frame.repeats, alternates: frame.alternates };
+      i++;
+      continue;
+    }
+    const q = readQuantifier(source, i);
+    if (q) {
+      i += q.length;
+      if (source[i] === '?') i++; // lazy modifier
+      if (q.max > 1) {
+        if (last.kind === 'group' && last.repeats) return { safe: false, why: NESTED };
+        if (last.kind === 'group' && last.alternates) return { safe: false, why: ALTERNATION };
+        stack[stack.length - 1]!.repeats = true;
+      }
+      if (q.max === Infinity && ++unbounded > MAX_UNBOUNDED) return { safe: false, why: `it has more than ${MAX_UNBOUNDED} unbounded quantifiers` };
+      last = { kind: 'none' };
+      continue;
+    }
+    last = { kind: 'char' };
+    i++;
+  }
   return { safe: true };
 }
 
-function walk(node: Node, repDepth: number, state: { unbounded: number }): string | null {
-  if (node.type === types.REPETITION) {
-    if (repDepth > 0) return 'it nests a quantifier inside another (catastrophic backtracking)';
-    if (node.max === null || node.max === Infinity) state.unbounded++;
-    const inner = node.value as Node;
-    if (inner.type === types.GROUP && inner.options && inner.options.length > 1) {
-      return 'it repeats an alternation such as (a|b)+ (catastrophic backtracking); use a character class instead';
-    }
-    return walk(inner, repDepth + 1, state);
-  }
-  for (const branch of node.options ?? []) {
-    for (const child of branch) {
-      const why = walk(child, repDepth, state);
-      if (why) return why;
-    }
-  }
-  for (const child of node.stack ?? []) {
-    const why = walk(child, repDepth, state);
-    if (why) return why;
-  }
-  if (node.type === types.GROUP && node.value && typeof node.value === 'object') {
-    const inner = node.value as Node;
-    if (Array.isArray(inner.stack) || Array.isArray(inner.options)) return walk(inner, repDepth, state);
-  }
-  return null;
+function skipClass(source: string, start: number): number {
+  let i = start + 1;
+  if (source[i] === '^') i++;
+  if (source[i] === ']') i++; // a leading ] is literal in non-unicode mode; `[]` and `[^]` are rare enough
+  while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+  return i + 1;
+}
+
+function groupPrefixLength(source: string, start: number): number {
+  if (source[start + 1] !== '?') return 1;
+  const rest = source.slice(start + 2, start + 4);
+  if (rest[0] === ':' || rest[0] === '=' || rest[0] === '!') return 3;
+  if (rest === '<=' || rest === '<!') return 4;
+  if (rest[0] === '<') return source.indexOf('>', start) - start + 1; // named group
+  return 2;
+}
+
+function readQuantifier(source: string, i: number): { length: number; max: number } | null {
+  const c = source[i];
+  if (c === '*' || c === '+') return { length: 1, max: Infinity };
+  if (c === '?') return { length: 1, max: 1 };
+  if (c !== '{') return null;
+  const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24));
+  if (!m) return null;
+  const max = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
+  return { length: m[0].length, max };
 }
