@@ -1,0 +1,8 @@
+export { crawlSite } from './crawl-site.js';
+export { planCrawl, type PlanInput } from './plan-crawl.js';
+export { CRAWL_LIMITS, type CrawlLimits } from './limits.js';
+export { normalizeUrl, originOf, dedupeSameOrigin, SameOriginUrlSet, type UrlRejection } from './normalize-url.js';
+export { scanSitemap, decodeXmlText, type SitemapScan } from './parse-sitemap.js';
+export { truncateText } from './truncate-text.js';
+export { fetchWithDeadline } from './fetch-with-deadline.js';
+export type { CrawlOptions, CrawlResult, CrawlSkip, CrawlProgress, ExtractHtml, ExtractedPage, SkipReason } from './types.js';

@@ -1,0 +1,81 @@
+import type { ContextConfig } from '../config/types.js';
+import type { PageFetcherPort } from '../ports/page-fetcher.port.js';
+import type { SourcePage } from '../sources.js';
+import type { CrawlLimits } from './limits.js';
+
+/** Main content of one HTML page, as the host's extractor returns it. */
+export interface ExtractedPage {
+  readonly title: string;
+  readonly text: string;
+}
+
+/**
+ * Turns fetched HTML into main content; injected by the host (the browser's is adapters/browser/extract-from-html.ts).
+ * Returns null when the page has no readable content. A throw skips the page (`extract_failed`).
+ */
+export type ExtractHtml = (html: string, url: string) => ExtractedPage | null | Promise<ExtractedPage | null>;
+
+/** Progress as the SDK's `progress` event carries it (CONTRACT §8). `total` may grow when a fetch fails and another candidate replaces it. */
+export interface CrawlProgress {
+  readonly phase: 'crawl';
+  readonly loaded: number;
+  readonly total: number;
+}
+
+/** Why a URL did not become a page. */
+export type SkipReason =
+  | 'invalid_url' // not an http(s) URL, or carries user:password
+  | 'cross_origin' // listed, but on another origin: never requested
+  | 'duplicate' // the same page as an earlier entry (fragments and escapes normalised, or a redirect target)
+  | 'redirected_cross_origin' // the server redirected to another origin: the response is discarded
+  | 'http_error' // status other than 2xx
+  | 'timeout'
+  | 'network'
+  | 'aborted'
+  | 'unsupported_type' // not HTML or plain text (a PDF, an image…)
+  | 'empty' // no readable text
+  | 'extract_failed' // the extractor threw
+  | 'not_a_sitemap' // the sitemap URL answered something that is not a sitemap (malformed, an HTML error page…)
+  | 'sitemap_truncated' // the sitemap was longer than the byte or entry cap: the rest was not read
+  | 'sitemap_limit'; // nested deeper than maxSitemapDepth or past maxSitemapFiles: not fetched
+
+/** One URL the crawl left out, and why. */
+export interface CrawlSkip {
+  readonly url: string;
+  readonly reason: SkipReason;
+  /** HTTP status, for `http_error`. */
+  readonly status?: number;
+}
+
+/** What crawlSite needs. */
+export interface CrawlOptions {
+  /** URL of the page Kit runs on: its origin is the only one ever requested; relative paths resolve against it. */
+  readonly pageUrl: string;
+  readonly context: ContextConfig;
+  readonly fetcher: PageFetcherPort;
+  readonly extract: ExtractHtml;
+  /** The page itself, already extracted from the live DOM: first in the corpus and never fetched. */
+  readonly livePage?: SourcePage;
+  readonly onProgress?: (progress: CrawlProgress) => void;
+  /** Aborting stops new fetches, cancels running ones and returns what was read so far with `aborted: true`. */
+  readonly signal?: AbortSignal;
+  readonly limits?: Partial<CrawlLimits>;
+}
+
+/** A crawl's outcome. Expected failures (404s, timeouts, foreign URLs) are listed here, never thrown. */
+export interface CrawlResult {
+  /** The corpus: the live page first, then crawled pages in plan order (url list, then sitemap order). */
+  readonly pages: SourcePage[];
+  /**
+   * What the limits left out: `pages` known candidates not included because of maxPages or maxCorpusChars
+   * (a lower bound when a sitemap was cut at its cap), `chars` characters cut by maxCharsPerPage and maxCorpusChars.
+   */
+  readonly truncated: { readonly pages: number; readonly chars: number };
+  /** The first `limits.maxSkippedListed` URLs left out, in the order it happened. */
+  readonly skipped: CrawlSkip[];
+  /** Every left-out URL counted by reason (the list above is capped, these counts are not). */
+  readonly counts: Partial<Record<SkipReason, number>>;
+  /** Requests made (sitemaps and pages). */
+  readonly requests: number;
+  readonly aborted: boolean;
+}

@@ -1,0 +1,1 @@
+export { cleanText, type CleanTextOptions } from './clean-text.js';

@@ -1,0 +1,291 @@
+import { expect } from 'chai';
+import { CONTEXT_DEFAULTS } from '../../../core/config/defaults.js';
+import type { ContextConfig } from '../../../core/config/types.js';
+import { crawlSite } from '../../../core/crawl/crawl-site.js';
+import type { CrawlOptions, CrawlProgress } from '../../../core/crawl/types.js';
+import { fail, ok } from '../../../core/errors/result.js';
+import { FakePageFetcher, tagStripExtract, type FakeRoute } from '../../fakes/page-fetcher.fake.js';
+
+const O = 'https://shop.example';
+const PAGE = `${O}/docs/start`;
+const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+
+function context(overrides: Partial<ContextConfig> = {}): ContextConfig {
+  return { ...CONTEXT_DEFAULTS, scope: 'site', urls: [], ...overrides };
+}
+const html = (title: string, body: string) => `<html><head><title>${title}</title></head><body>${body}</body></html>`;
+const urlset = (locs: string[]) => `<?xml version="1.0"?><urlset ${NS}>${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
+const index = (locs: string[]) => `<sitemapindex ${NS}>${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('')}</sitemapindex>`;
+const xml = (body: string): FakeRoute => ({ contentType: 'application/xml', body });
+/** n pages /p0…/p(n-1) with distinct text. */
+function site(n: number): Record<string, FakeRoute> {
+  const routes: Record<string, FakeRoute> = {};
+  for (let i = 0; i < n; i++) routes[`${O}/p${i}`] = { body: html(`Page ${i}`, `<p>Text of page ${i}.</p>`) };
+  return routes;
+}
+
+function crawl(fetcher: FakePageFetcher, ctx: ContextConfig, extra: Partial<CrawlOptions> = {}) {
+  return crawlSite({ pageUrl: PAGE, context: ctx, fetcher, extract: tagStripExtract, ...extra });
+}
+
+describe('crawlSite', () => {
+  it('builds the corpus from the sitemap, live page first and never fetched again', async () => {
+    const fetcher = new FakePageFetcher({ ...site(3), [`${O}/sitemap.xml`]: xml(urlset([`${O}/p0`, PAGE, `${O}/p1`, `${O}/p2`])) });
+    const progress: CrawlProgress[] = [];
+    const result = await crawl(fetcher, context(), { livePage: { url: `${PAGE}#intro`, title: 'Start', text: 'Live page text.' }, onProgress: (p) => progress.push(p) });
+    expect(result.pages.map((p) => p.url)).to.deep.equal([PAGE, `${O}/p0`, `${O}/p1`, `${O}/p2`]);
+    expect(result.pages[1]).to.deep.equal({ url: `${O}/p0`, title: 'Page 0', text: 'Text of page 0.' });
+    expect(fetcher.requests.map((r) => r.url)).to.deep.equal([`${O}/sitemap.xml`, `${O}/p0`, `${O}/p1`, `${O}/p2`]);
+    expect(result).to.deep.include({ truncated: { pages: 0, chars: 0 }, requests: 4, aborted: false });
+    expect(progress[0]).to.deep.equal({ phase: 'crawl', loaded: 0, total: 3 });
+    expect(progress.at(-1)).to.deep.equal({ phase: 'crawl', loaded: 3, total: 3 });
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!.loaded).to.be.at.least(progress[i - 1]!.loaded);
+  });
+
+  it('drops and counts sitemap entries of other origins without requesting them', async () => {
+    const foreign = ['https://evil.example/p0', 'http://shop.example/p1', 'https://shop.example:8443/p2', 'https://sub.shop.example/p3'];
+    const fetcher = new FakePageFetcher({ ...site(2), [`${O}/sitemap.xml`]: xml(urlset([...foreign, `${O}/p0`, `${O}/p1`])) });
+    const result = await crawl(fetcher, context());
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`, `${O}/p1`]);
+    expect(result.counts.cross_origin).to.equal(4);
+    expect(fetcher.requestedOrigins()).to.deep.equal([O]);
+  });
+
+  it('never requests a sitemap or url on another origin given in the options', async () => {
+    const fetcher = new FakePageFetcher({ ...site(1) });
+    const result = await crawl(fetcher, context({ scope: 'urls', sitemap: 'https://evil.example/sitemap.xml', urls: ['https://evil.example/x', '/p0'] }));
+    expect(fetcher.requests.map((r) => r.url)).to.deep.equal([`${O}/p0`]);
+    expect(result.counts.cross_origin).to.equal(2);
+  });
+
+  it('fetches each page once when the list repeats it, with fragments or escapes', async () => {
+    const fetcher = new FakePageFetcher(site(2));
+    const urls = ['/p0', '/p0#a', '/p0#b', `${O}/p0`, '../p0', '/%70%30', '#only-a-fragment', '/p1', '/p1#x'];
+    const result = await crawl(fetcher, context({ scope: 'urls', sitemap: null, urls }), { livePage: { url: PAGE, title: 'Start', text: 'Live.' } });
+    expect(fetcher.requests.map((r) => r.url)).to.deep.equal([`${O}/p0`, `${O}/p1`]);
+    expect(result.pages.map((p) => p.url)).to.deep.equal([PAGE, `${O}/p0`, `${O}/p1`]);
+    expect(result.counts.duplicate).to.equal(7); // 5 spellings of /p0, the live page as a bare fragment, /p1#x
+  });
+
+  it('drops a page whose redirect leaves the origin, and a same-origin redirect to a page already read', async () => {
+    const fetcher = new FakePageFetcher({
+      ...site(2),
+      [`${O}/out`]: { body: '', redirectTo: 'https://evil.example/landing' },
+      'https://evil.example/landing': { body: html('Evil', '<p>Foreign text.</p>') },
+      [`${O}/old`]: { body: '', redirectTo: '/p0' },
+      [`${O}/moved`]: { body: '', redirectTo: '/p1' },
+    });
+    const result = await crawl(fetcher, context({ scope: 'urls', sitemap: null, urls: ['/out', '/p0', '/old', '/moved'] }));
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`, `${O}/p1`]);
+    expect(result.pages.map((p) => p.text).join(' ')).not.to.include('Foreign');
+    expect(result.skipped).to.deep.include({ url: `${O}/out`, reason: 'redirected_cross_origin' });
+    expect(result.skipped).to.deep.include({ url: `${O}/old`, reason: 'duplicate' });
+    expect(fetcher.requestedOrigins()).to.deep.equal([O]);
+  });
+
+  it('drops a sitemap that redirects to another origin', async () => {
+    const fetcher = new FakePageFetcher({
+      [`${O}/sitemap.xml`]: { body: '', redirectTo: 'https://evil.example/sitemap.xml' },
+      'https://evil.example/sitemap.xml': xml(urlset([`${O}/p0`])),
+      ...site(1),
+    });
+    const result = await crawl(fetcher, context());
+    expect(result.pages).to.deep.equal([]);
+    expect(result.skipped).to.deep.equal([{ url: `${O}/sitemap.xml`, reason: 'redirected_cross_origin' }]);
+  });
+
+  it('keeps the live page and reports the sitemap when the sitemap is malformed or an error page', async () => {
+    for (const [route, reason] of [
+      [xml('<html><body>Oops</body></html>'), 'not_a_sitemap'],
+      [xml('\u0000\u0001garbage<<<>>'), 'not_a_sitemap'],
+      [{ status: 404, body: 'Not found' }, 'http_error'],
+    ] as const) {
+      const fetcher = new FakePageFetcher({ [`${O}/sitemap.xml`]: route });
+      const result = await crawl(fetcher, context(), { livePage: { url: PAGE, title: 'Start', text: 'Live.' } });
+      expect(result.pages.map((p) => p.url)).to.deep.equal([PAGE]);
+      expect(result.skipped[0]).to.include({ url: `${O}/sitemap.xml`, reason });
+    }
+  });
+
+  it('uses the complete entries of a sitemap cut mid-way and says so', async () => {
+    const fetcher = new FakePageFetcher({ ...site(3), [`${O}/sitemap.xml`]: xml(urlset([`${O}/p0`, `${O}/p1`]).replace('</urlset>', `<url><loc>${O}/p`)) });
+    const result = await crawl(fetcher, context());
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`, `${O}/p1`]);
+    expect(result.counts.sitemap_truncated).to.equal(1);
+  });
+
+  it('follows nested sitemap indexes within the depth bound and survives cycles', async () => {
+    const fetcher = new FakePageFetcher({
+      ...site(4),
+      [`${O}/sitemap.xml`]: xml(index(['/s1.xml', '/sitemap.xml', '/s2.xml'])),
+      [`${O}/s1.xml`]: xml(urlset([`${O}/p0`])),
+      [`${O}/s2.xml`]: xml(index(['/s3.xml'])),
+      [`${O}/s3.xml`]: xml(index([`${O}/s4.xml`])),
+      [`${O}/s4.xml`]: xml(urlset([`${O}/p3`])),
+    });
+    const result = await crawl(fetcher, context(), { limits: { maxSitemapDepth: 2 } });
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`]);
+    expect(result.skipped).to.deep.include({ url: `${O}/sitemap.xml`, reason: 'duplicate' });
+    expect(result.skipped).to.deep.include({ url: `${O}/s4.xml`, reason: 'sitemap_limit' });
+    expect(fetcher.requests.map((r) => r.url)).not.to.include(`${O}/s4.xml`);
+  });
+
+  it('fetches at most maxSitemapFiles sitemaps from an index listing thousands', async () => {
+    const children = Array.from({ length: 5000 }, (_, i) => `/s${i}.xml`);
+    const fetcher = new FakePageFetcher({ [`${O}/sitemap.xml`]: xml(index(children)) });
+    const result = await crawl(fetcher, context());
+    expect(fetcher.requests).to.have.length(16);
+    expect(result.counts.http_error).to.equal(15);
+    expect(result.counts.sitemap_limit).to.equal(5000 - 15);
+    expect(result.skipped).to.have.length(100);
+  });
+
+  it('reads a 50 MB sitemap only up to the byte cap and fetches at most maxPages', async () => {
+    const entry = (i: number) => `<url><loc>${O}/p${i}</loc><lastmod>2024-01-01</lastmod></url>\n`;
+    let asked = 0;
+    // A sitemap of 50 MB: the fake streams only what the request's byte cap allows, as the real fetcher does.
+    const huge: FakeRoute = (request) => {
+      asked = request.maxBytes;
+      let text = `<urlset ${NS}>`;
+      for (let i = 0; text.length < request.maxBytes; i++) text += entry(i);
+      return ok({ status: 200, url: request.url, contentType: 'application/xml', text: text.slice(0, request.maxBytes), bytes: request.maxBytes, truncated: true, validators: { etag: null, lastModified: null } });
+    };
+    const fetcher = new FakePageFetcher({ ...site(30), [`${O}/sitemap.xml`]: huge });
+    const result = await crawl(fetcher, context({ maxPages: 25 }), { limits: { maxSitemapBytes: 1_000_000 } });
+    expect(asked).to.equal(1_000_000);
+    expect(result.pages).to.have.length(25);
+    expect(fetcher.requests).to.have.length(26);
+    expect(result.counts.sitemap_truncated).to.equal(1);
+    expect(result.truncated.pages).to.equal(1000 - 25); // maxCandidates kept, the rest of the sitemap never considered
+  });
+
+  it('bounds its work even when a fetcher ignores the byte cap and returns 50 MB', async () => {
+    const entry = `<url><loc>${O}/p0</loc></url>`;
+    const body = `<urlset ${NS}>` + entry.repeat(Math.ceil(50_000_000 / entry.length));
+    const rogue: FakeRoute = (request) => ok({ status: 200, url: request.url, contentType: 'text/xml', text: body, bytes: body.length, truncated: false, validators: { etag: null, lastModified: null } });
+    const fetcher = new FakePageFetcher({ ...site(1), [`${O}/sitemap.xml`]: rogue });
+    const result = await crawl(fetcher, context(), { limits: { maxSitemapBytes: 500_000 } });
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`]);
+    expect(result.counts.duplicate).to.be.below(500_000 / entry.length);
+  });
+
+  it('caps maxPages at 100 whatever the context says, and replaces failed fetches by further candidates', async () => {
+    const routes = site(150);
+    for (let i = 0; i < 10; i++) routes[`${O}/p${i}`] = { status: 500, body: 'err' };
+    const fetcher = new FakePageFetcher({ ...routes, [`${O}/sitemap.xml`]: xml(urlset(Array.from({ length: 150 }, (_, i) => `${O}/p${i}`))) });
+    const result = await crawl(fetcher, context({ maxPages: 500, concurrency: 8 }), { livePage: { url: PAGE, title: 'S', text: 'Live.' } });
+    expect(result.pages).to.have.length(100);
+    expect(result.pages[1]!.url).to.equal(`${O}/p10`);
+    expect(result.counts.http_error).to.equal(10);
+    expect(result.skipped[0]).to.deep.equal({ url: `${O}/p0`, reason: 'http_error', status: 500 });
+    expect(fetcher.requests.length).to.equal(1 + 109);
+    expect(result.truncated.pages).to.equal(150 - 109);
+  });
+
+  it('keeps at most `concurrency` fetches in flight', async () => {
+    const fetcher = new FakePageFetcher({ ...site(12), [`${O}/sitemap.xml`]: xml(urlset(Array.from({ length: 12 }, (_, i) => `/p${i}`))) }, { delayMs: 5 });
+    const result = await crawl(fetcher, context({ concurrency: 3 }));
+    expect(result.pages).to.have.length(12);
+    expect(fetcher.maxInFlight).to.equal(3);
+    expect(result.pages.map((p) => p.url)).to.deep.equal(Array.from({ length: 12 }, (_, i) => `${O}/p${i}`));
+  });
+
+  it('gives up on a fetch after fetchTimeoutMs and goes on with the others', async () => {
+    const fetcher = new FakePageFetcher({ ...site(2), [`${O}/slow`]: () => new Promise(() => {}) });
+    const started = Date.now();
+    const result = await crawl(fetcher, context({ scope: 'urls', sitemap: null, urls: ['/slow', '/p0', '/p1'], fetchTimeoutMs: 50 }));
+    expect(Date.now() - started).to.be.below(1000);
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`, `${O}/p1`]);
+    expect(result.skipped).to.deep.equal([{ url: `${O}/slow`, reason: 'timeout' }]);
+    expect(fetcher.requests[0]!.timeoutMs).to.equal(50);
+  });
+
+  it('cuts each page to maxCharsPerPage and the corpus to maxCorpusChars, reporting what was cut', async () => {
+    const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(' ');
+    const fetcher = new FakePageFetcher({
+      [`${O}/a`]: { body: html('A', words(100, 'alpha')) }, // 599 chars
+      [`${O}/b`]: { body: html('B', words(100, 'bravo')) },
+      [`${O}/c`]: { body: html('C', words(100, 'charl')) },
+      [`${O}/d`]: { body: html('D', words(100, 'delta')) },
+    });
+    const result = await crawl(fetcher, context({ scope: 'urls', sitemap: null, urls: ['/a', '/b', '/c', '/d'], maxCharsPerPage: 300, maxCorpusChars: 700, concurrency: 1 }));
+    const lengths = result.pages.map((p) => p.text.length);
+    expect(lengths).to.deep.equal([299, 299]);
+    expect(lengths.reduce((a, b) => a + b)).to.be.at.most(700);
+    // Pages a, b: 300 cut each; page c: fetched while budget remained, then dropped (299 kept chars) since 102 < 200 remain.
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/a`, `${O}/b`]);
+    expect(fetcher.requests.map((r) => r.url)).to.deep.equal([`${O}/a`, `${O}/b`, `${O}/c`]);
+    expect(result.truncated).to.deep.equal({ pages: 2, chars: 300 + 300 + 599 });
+  });
+
+  it('keeps a cut part of a page while enough of the corpus budget remains', async () => {
+    const fetcher = new FakePageFetcher({ [`${O}/a`]: { body: html('A', 'word '.repeat(200)) }, [`${O}/b`]: { body: html('B', 'more '.repeat(200)) } });
+    const result = await crawl(fetcher, context({ scope: 'urls', sitemap: null, urls: ['/a', '/b'], maxCorpusChars: 1500 }));
+    expect(result.pages.map((p) => p.text.length)).to.deep.equal([999, 499]);
+    expect(result.truncated).to.deep.equal({ pages: 0, chars: 1000 - 500 });
+  });
+
+  it('lists pages it could not read with the reason, and counts every kind', async () => {
+    const fetcher = new FakePageFetcher({
+      [`${O}/pdf`]: { contentType: 'application/pdf', body: '%PDF-1.4' },
+      [`${O}/blank`]: { body: html('Blank', '   ') },
+      [`${O}/txt`]: { contentType: 'text/plain', body: 'Plain  text page.' },
+      [`${O}/boom`]: { body: html('Boom', 'x') },
+      [`${O}/net`]: () => fail('network', 'refused'),
+      [`${O}/throws`]: () => { throw new Error('fetcher bug'); },
+    });
+    const extract = (h: string, url: string) => { if (url.endsWith('/boom')) throw new Error('parser bug'); return tagStripExtract(h); };
+    const result = await crawl(fetcher, context({ scope: 'urls', sitemap: null, urls: ['/pdf', '/blank', '/txt', '/boom', '/net', '/throws', '/missing'] }), { extract });
+    expect(result.pages).to.deep.equal([{ url: `${O}/txt`, title: 'txt', text: 'Plain  text page.' }]);
+    expect(result.skipped).to.deep.equal([
+      { url: `${O}/pdf`, reason: 'unsupported_type' },
+      { url: `${O}/blank`, reason: 'empty' },
+      { url: `${O}/boom`, reason: 'extract_failed' },
+      { url: `${O}/net`, reason: 'network' },
+      { url: `${O}/throws`, reason: 'network' },
+      { url: `${O}/missing`, reason: 'http_error', status: 404 },
+    ].sort((a, b) => result.skipped.findIndex((s) => s.url === a.url) - result.skipped.findIndex((s) => s.url === b.url)));
+    expect(result.skipped).to.have.length(6);
+  });
+
+  it('stops at once and returns what it has when aborted', async () => {
+    const controller = new AbortController();
+    const fetcher = new FakePageFetcher({
+      ...site(1),
+      [`${O}/hang`]: () => new Promise(() => {}),
+      [`${O}/hang2`]: () => new Promise(() => {}),
+      [`${O}/sitemap.xml`]: xml(urlset(['/p0', '/hang', '/hang2', '/hang3'])),
+    });
+    setTimeout(() => controller.abort(), 30);
+    const started = Date.now();
+    const result = await crawl(fetcher, context({ concurrency: 2 }), { signal: controller.signal });
+    expect(Date.now() - started).to.be.below(1000);
+    expect(result.aborted).to.equal(true);
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`]);
+    expect(fetcher.requests.map((r) => r.url)).not.to.include(`${O}/hang3`);
+  });
+
+  it("makes no request for context 'page'", async () => {
+    const fetcher = new FakePageFetcher(site(2));
+    const result = await crawl(fetcher, { ...context(), scope: 'page', sitemap: null, maxPages: 1 }, { livePage: { url: PAGE, title: 'S', text: 'Live text.' } });
+    expect(fetcher.requests).to.deep.equal([]);
+    expect(result.pages).to.deep.equal([{ url: PAGE, title: 'S', text: 'Live text.' }]);
+  });
+
+  it('passes credentials, timeout and byte cap through to every fetch', async () => {
+    const fetcher = new FakePageFetcher({ ...site(1), [`${O}/sitemap.xml`]: xml(urlset(['/p0'])) });
+    await crawl(fetcher, context({ credentials: 'same-origin', fetchTimeoutMs: 1234 }), { limits: { maxPageBytes: 777 } });
+    expect(fetcher.requests.map((r) => [r.credentials, r.timeoutMs, r.accept])).to.deep.equal([['same-origin', 1234, 'xml'], ['same-origin', 1234, 'html']]);
+    expect(fetcher.requests[1]!.maxBytes).to.equal(777);
+  });
+
+  it('throws only when the page URL itself is not http(s)', async () => {
+    let error: unknown;
+    try {
+      await crawlSite({ pageUrl: 'file:///etc/passwd', context: context(), fetcher: new FakePageFetcher({}), extract: tagStripExtract });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(TypeError);
+  });
+});
