@@ -1,0 +1,439 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, newTestPage } from '../../support/chromium.js';
+import { calls, createInPage, focused, HOST_ORIGIN, loadWidgetPage, nextFrame } from './harness.js';
+
+const HOSTILE = [
+  '<img src=x onerror="window.kitTest.pwned=1">',
+  '<script>window.kitTest.pwned=2</script>',
+  '<svg onload="window.kitTest.pwned=3"></svg>',
+  '<iframe src="javascript:parent.kitTest.pwned=4"></iframe>',
+  '[click](javascript:window.kitTest.pwned=5)',
+  '**<b onmouseover="window.kitTest.pwned=6">bold</b>** `<img src=x onerror=alert(1)>`',
+].join('\n');
+
+/** Elements that must never appear in the widget whatever text it is given. */
+const ACTIVE_TAGS = 'img,script,iframe,object,embed,b,style,link,form,input,svg svg,foreignObject';
+
+describe('createWidget', function () {
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    page = await newTestPage(browser, { viewport: { width: 1024, height: 768 } });
+    page.setDefaultTimeout(5000);
+    await loadWidgetPage(page);
+  });
+  afterEach(async () => {
+    await page.evaluate(() => window.kitTest?.widget?.destroy()).catch(() => {});
+    await page.close();
+  });
+
+  const launcher = () => page.locator('kit-widget .launcher');
+  const dialog = () => page.getByRole('dialog');
+
+  it('opens from the launcher, moves focus to the question field and closes with the close button', async () => {
+    await createInPage(page);
+    await expect(await dialog().count()).to.equal(0);
+    await launcher().click();
+    await dialog().waitFor();
+    expect(await launcher().getAttribute('aria-expanded')).to.equal('true');
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+    expect(await focused(page)).to.equal('widget:textarea');
+    const labelledBy = await dialog().getAttribute('aria-labelledby');
+    expect(await page.locator(`kit-widget #${labelledBy}`).textContent()).to.equal('Ask about this page');
+    expect(await dialog().getAttribute('aria-modal')).to.equal('true');
+
+    await page.getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'hidden' });
+    expect(await launcher().getAttribute('aria-expanded')).to.equal('false');
+    expect(await focused(page)).to.equal('widget:launcher');
+    expect(await calls(page)).to.deep.equal([['open', true], ['open', false]]);
+  });
+
+  it('opens from the keyboard and closes on Escape with focus back on the launcher', async () => {
+    await createInPage(page);
+    await page.focus('#outside');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).to.equal('widget:launcher');
+    await page.keyboard.press('Enter');
+    await dialog().waitFor();
+    expect(await focused(page)).to.equal('widget:textarea');
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    expect(await focused(page)).to.equal('widget:launcher');
+    await page.keyboard.press('Space');
+    await dialog().waitFor();
+    expect(await calls(page)).to.deep.equal([['open', true], ['open', false], ['open', true]]);
+  });
+
+  it('returns focus to the page element that had it when opened programmatically', async () => {
+    await createInPage(page);
+    await page.focus('#outside');
+    await page.evaluate(() => window.kitTest.widget.open());
+    expect(await focused(page)).to.equal('widget:textarea');
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    expect(await focused(page)).to.equal('page:outside');
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(false);
+  });
+
+  it('closes when the backdrop outside the panel is clicked', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.mouse.click(50, 50);
+    await dialog().waitFor({ state: 'hidden' });
+    expect(await calls(page)).to.deep.equal([['open', true], ['open', false]]);
+  });
+
+  it('keeps Tab and Shift+Tab inside the open dialog', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const a = window.kitTest.widget.startAnswer();
+      a.append('See the source.');
+      a.setCitations([{ url: 'https://example.com/a', title: 'A' }]);
+      a.done();
+    });
+    const seen: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      seen.push(await focused(page));
+    }
+    // textarea → send → (wrap) close → citation link → textarea → send
+    expect(seen).to.deep.equal(['widget:send', 'widget:x', 'widget:a', 'widget:textarea', 'widget:send', 'widget:x']);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).to.equal('widget:send');
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+  });
+
+  it('submits on Enter, keeps Shift+Enter as a newline and ignores empty questions', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('   ');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('How much');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('is Pro?');
+    await page.keyboard.press('Enter');
+    expect(await calls(page)).to.deep.equal([['open', true], ['ask', 'How much\nis Pro?']]);
+    expect(await page.locator('kit-widget textarea').inputValue()).to.equal('');
+    await page.keyboard.type('Second');
+    await page.getByRole('button', { name: 'Send' }).click();
+    expect((await calls(page)).at(-1)).to.deep.equal(['ask', 'Second']);
+    expect(await focused(page)).to.equal('widget:textarea');
+  });
+
+  it('disables sending and shows Stop while busy, and Stop calls onStop', async () => {
+    await createInPage(page, { autoOpen: true });
+    const stop = page.getByRole('button', { name: 'Stop' });
+    expect(await stop.isVisible()).to.equal(false);
+    await page.evaluate(() => {
+      window.kitTest.answer = window.kitTest.widget.startAnswer();
+    });
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).to.equal(true);
+    await page.keyboard.type('Another question');
+    await page.keyboard.press('Enter');
+    expect(await calls(page)).to.deep.equal([['open', true]]);
+    await stop.click();
+    expect(await calls(page)).to.deep.equal([['open', true], ['stop']]);
+    await page.evaluate(() => window.kitTest.answer.done());
+    expect(await stop.isVisible()).to.equal(false);
+    expect(await focused(page)).to.equal('widget:textarea');
+    await page.keyboard.press('Enter');
+    expect((await calls(page)).at(-1)).to.deep.equal(['ask', 'Another question']);
+  });
+
+  it('streams appended text as markdown with the log aria-busy until the answer is done', async () => {
+    await createInPage(page, { autoOpen: true });
+    const log = page.getByRole('log');
+    expect(await log.getAttribute('aria-live')).to.equal('polite');
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.widget.showUserMessage('What does Pro cost?');
+      k.answer = k.widget.startAnswer();
+      for (const piece of ['The **Pro', '** plan costs ', '`20 EUR`', ' a month.\n\n- billed', ' monthly\n- cancel any time']) {
+        k.answer.append(piece);
+      }
+    });
+    expect(await log.getAttribute('aria-busy')).to.equal('true');
+    await nextFrame(page);
+    const answer = page.locator('kit-widget .bot');
+    expect(await answer.locator('strong').textContent()).to.equal('Pro');
+    expect(await answer.locator('p code').textContent()).to.equal('20 EUR');
+    expect(await answer.locator('li').allTextContents()).to.deep.equal(['billed monthly', 'cancel any time']);
+    await page.evaluate(() => window.kitTest.answer.append(' Thanks!'));
+    await page.evaluate(() => window.kitTest.answer.done());
+    // done() renders the last piece at once, without waiting for a frame.
+    expect(await answer.locator('li').last().textContent()).to.equal('cancel any time Thanks!');
+    expect(await log.getAttribute('aria-busy')).to.equal('false');
+    expect(await page.locator('kit-widget .me').textContent()).to.equal('You: What does Pro cost?');
+    await page.evaluate(() => window.kitTest.answer.append('late'));
+    await nextFrame(page);
+    expect(await answer.textContent()).not.to.contain('late');
+  });
+
+  it('shows a status line and a progress bar, and hides both when cleared', async () => {
+    await createInPage(page, { autoOpen: true });
+    const status = page.getByRole('status');
+    await page.evaluate(() => window.kitTest.widget.setStatus('Reading the site… 3/10', 0.3));
+    expect(await status.textContent()).to.equal('Reading the site… 3/10');
+    const width = await page.locator('kit-widget .bar i').evaluate((i) => i.getBoundingClientRect().width / i.parentElement!.getBoundingClientRect().width);
+    expect(width).to.be.closeTo(0.3, 0.01);
+    await page.evaluate(() => window.kitTest.widget.setStatus(''));
+    expect(await status.textContent()).to.equal('');
+    expect(await page.locator('kit-widget .bar').isVisible()).to.equal(false);
+  });
+
+  it('renders citations as links only for http(s) URLs, opening in a new tab without opener', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const a = window.kitTest.widget.startAnswer();
+      a.append('Answer [1].');
+      a.setCitations([
+        { url: 'https://example.com/pricing', title: 'Pricing' },
+        { url: '/docs/faq', title: 'FAQ' },
+        { url: 'javascript:window.kitTest.pwned=1', title: 'Evil' },
+        { url: ' JaVa\tScRiPt:window.kitTest.pwned=1', title: 'Evil 2' },
+        { url: 'data:text/html,<script>1</script>', title: 'Data' },
+        { url: 'https://example.com/pricing', title: 'Duplicate' },
+        { url: 'http://example.org/', title: '' },
+      ]);
+      a.done();
+    });
+    const links = page.locator('kit-widget .src a');
+    const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs).to.deep.equal(['https://example.com/pricing', `${HOST_ORIGIN}/docs/faq`, 'http://example.org/']);
+    for (const a of await links.all()) {
+      expect(await a.getAttribute('target')).to.equal('_blank');
+      expect(await a.getAttribute('rel')).to.equal('noopener noreferrer');
+    }
+    expect(await page.locator('kit-widget .src li').allTextContents()).to.deep.equal(
+      ['Pricing', 'FAQ', 'Evil', 'Evil 2', 'Data', 'http://example.org/'],
+    );
+    await page.locator('kit-widget .src li', { hasText: 'Evil' }).first().click();
+    expect(await page.evaluate(() => window.kitTest.pwned)).to.equal(undefined);
+  });
+
+  it('renders hostile model, page and string text inert', async () => {
+    await page.evaluate(() => {
+      window.kitTest.pwned = undefined;
+    });
+    await createInPage(page, { autoOpen: true, strings: { title: '<img src=x onerror="window.kitTest.pwned=9">' } });
+    await page.evaluate((hostile) => {
+      const w = window.kitTest.widget;
+      w.showUserMessage(hostile);
+      w.setStatus(hostile);
+      w.showError(hostile);
+      const a = w.startAnswer();
+      a.append(hostile);
+      a.setCitations([{ url: 'https://example.com/', title: hostile }]);
+      a.fail(hostile);
+      w.startAnswer().refuse(hostile);
+    }, HOSTILE);
+    await nextFrame(page);
+    await page.waitForTimeout(100); // an onerror/onload would have fired by now
+    expect(await page.evaluate(() => window.kitTest.pwned)).to.equal(undefined);
+    expect(await page.locator(`kit-widget :is(${ACTIVE_TAGS})`).count()).to.equal(0);
+    const handlerAttributes = await page.evaluate(() =>
+      [...document.querySelector('kit-widget')!.shadowRoot!.querySelectorAll('*')]
+        .flatMap((e) => [...e.attributes].map((a) => a.name))
+        .filter((name) => name.startsWith('on') || name === 'src' || name === 'style'));
+    expect(handlerAttributes).to.deep.equal([]);
+    expect(await page.locator('kit-widget h2').textContent()).to.equal('<img src=x onerror="window.kitTest.pwned=9">');
+    expect(await page.locator('kit-widget .me').textContent()).to.contain(HOSTILE);
+    expect(await page.locator('kit-widget .src a').getAttribute('href')).to.equal('https://example.com/');
+  });
+
+  it('shows a refusal as plain text in a distinct style and removes an answer stopped before its first token', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const w = window.kitTest.widget;
+      const normal = w.startAnswer();
+      normal.append('A normal answer.');
+      normal.done();
+      w.startAnswer().refuse('I can only answer about **this page**');
+      w.startAnswer().done();
+    });
+    const refusal = page.locator('kit-widget .refusal');
+    expect(await refusal.textContent()).to.equal('Assistant: I can only answer about **this page**');
+    const style = (sel: string) => page.locator(sel).evaluate((e) => {
+      const s = getComputedStyle(e);
+      return [s.backgroundColor, s.borderInlineStartWidth, s.fontStyle].join('|');
+    });
+    expect(await style('kit-widget .refusal')).not.to.equal(await style('kit-widget .bot:not(.refusal)'));
+    expect(await page.locator('kit-widget .bot').count()).to.equal(2);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).to.equal(false);
+  });
+
+  it('keeps partial text and adds the error when an answer fails', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const a = window.kitTest.widget.startAnswer();
+      a.append('Partial');
+      a.fail('The connection was lost.');
+    });
+    expect(await page.locator('kit-widget .bot').textContent()).to.equal('Assistant: PartialThe connection was lost.');
+    expect(await page.locator('kit-widget .bot .err').textContent()).to.equal('The connection was lost.');
+    expect(await page.getByRole('log').getAttribute('aria-busy')).to.equal('false');
+  });
+
+  it('wraps huge and RTL text inside the panel without horizontal overflow', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const w = window.kitTest.widget;
+      w.showUserMessage('مرحبا، كم سعر الخطة؟');
+      const a = w.startAnswer();
+      a.append('x'.repeat(200_000) + '\n\n' + 'שלום '.repeat(2000));
+      a.setCitations([{ url: 'https://example.com/' + 'p'.repeat(5000), title: 'y'.repeat(5000) }]);
+      a.done();
+    });
+    const overflow = await page.getByRole('log').evaluate((log) => log.scrollWidth - log.clientWidth);
+    expect(overflow).to.equal(0);
+    const dirs = await page.locator('kit-widget .msg .b').evaluateAll((bs) => bs.map((b) => b.matches(':dir(rtl)')));
+    expect(dirs).to.deep.equal([true, false]);
+    expect(await page.locator('kit-widget textarea').getAttribute('dir')).to.equal('auto');
+  });
+
+  it('uses overridden strings and English defaults for the rest', async () => {
+    await createInPage(page, { autoOpen: true, strings: { title: 'Fragen Sie', send: 'Senden', unknownKey: 'x', close: '' } });
+    expect(await page.locator('kit-widget h2').textContent()).to.equal('Fragen Sie');
+    expect(await page.getByRole('button', { name: 'Senden' }).count()).to.equal(1);
+    expect(await page.getByRole('button', { name: 'Close' }).count()).to.equal(1);
+    expect(await page.getByRole('dialog', { name: 'Fragen Sie' }).count()).to.equal(1);
+  });
+
+  it('stays closed until opened when autoOpen is not set', async () => {
+    await createInPage(page);
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(false);
+    expect(await launcher().isVisible()).to.equal(true);
+    expect(await dialog().count()).to.equal(0);
+    expect(await calls(page)).to.deep.equal([]);
+  });
+
+  it('is not restyled or hidden by hostile host page CSS', async () => {
+    await loadWidgetPage(page, {
+      head: `<style>body * { all: unset !important; display: none !important }
+        button { color: red !important; font-size: 40px !important } dialog { background: red !important }
+        kit-widget { display: none; opacity: 0; transform: scale(0) }
+        :root { font-size: 5px; direction: ltr }</style>`,
+    });
+    await createInPage(page);
+    const box = await launcher().boundingBox();
+    expect(box).to.deep.include({ width: 56, height: 56, x: 1024 - 20 - 56, y: 768 - 20 - 56 });
+    await launcher().click();
+    await dialog().waitFor();
+    const look = await page.locator('kit-widget dialog').evaluate((d) => {
+      const send = d.querySelector('.send')!;
+      return { bg: getComputedStyle(d).backgroundColor, color: getComputedStyle(send).color, size: getComputedStyle(send).fontSize, width: d.getBoundingClientRect().width };
+    });
+    expect(look).to.deep.equal({ bg: 'rgb(255, 255, 255)', color: 'rgb(255, 255, 255)', size: '15px', width: 400 });
+  });
+
+  it('leaves the host page styles and globals untouched', async () => {
+    const snapshot = () => page.evaluate(() => {
+      const style = getComputedStyle(document.getElementById('outside')!);
+      return {
+        button: [...style].map((prop) => `${prop}:${style.getPropertyValue(prop)}`).join(';'),
+        globals: Object.keys(window).join(','),
+        sheets: document.styleSheets.length + document.adoptedStyleSheets.length,
+      };
+    });
+    const before = await snapshot();
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => window.kitTest.widget.close());
+    const after = await snapshot();
+    expect(after).to.deep.equal(before);
+  });
+
+  it('applies --kit-* custom properties set by the page', async () => {
+    await loadWidgetPage(page, {
+      head: '<style>:root { --kit-bg: rgb(250, 240, 230) } kit-widget { --kit-accent: rgb(200, 0, 0); --kit-radius: 3px }</style>',
+    });
+    await createInPage(page, { autoOpen: true });
+    expect(await launcher().evaluate((b) => getComputedStyle(b).backgroundColor)).to.equal('rgb(200, 0, 0)');
+    const d = await page.locator('kit-widget dialog').evaluate((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).borderTopLeftRadius]);
+    expect(d).to.deep.equal(['rgb(250, 240, 230)', '3px']);
+  });
+
+  it('follows prefers-color-scheme for light and dark', async () => {
+    await createInPage(page, { autoOpen: true });
+    const bg = () => page.locator('kit-widget dialog').evaluate((e) => getComputedStyle(e).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    const light = await bg();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await bg();
+    expect(light).to.equal('rgb(255, 255, 255)');
+    expect(dark).to.equal('rgb(17, 24, 39)');
+  });
+
+  it('lays out as a full-width sheet without horizontal overflow at 320 px', async () => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const w = window.kitTest.widget;
+      w.showUserMessage('A fairly long question about the pricing of the Pro plan and its limits?');
+      w.setStatus('Reading the site… 3/10', 0.3);
+      const a = w.startAnswer();
+      a.append('An answer with a long word: ' + 'Donaudampfschifffahrtsgesellschaft'.repeat(3));
+      a.setCitations([{ url: 'https://example.com/a/very/long/path/to/a/page', title: 'A page with a long title indeed' }]);
+      a.done();
+    });
+    const layout = await page.evaluate(() => {
+      const root = document.querySelector('kit-widget')!.shadowRoot!;
+      const d = root.querySelector('dialog')!.getBoundingClientRect();
+      const widest = Math.max(...[...root.querySelectorAll('dialog *')].map((e) => e.getBoundingClientRect().right));
+      return { left: d.left, width: d.width, height: d.height, widest, page: document.documentElement.scrollWidth };
+    });
+    expect(layout).to.deep.equal({ left: 0, width: 320, height: 640, widest: layout.widest, page: 320 });
+    expect(layout.widest).to.be.at.most(320);
+  });
+
+  it('applies its styles under a CSP that forbids inline styles', async () => {
+    await loadWidgetPage(page, { head: `<meta http-equiv="Content-Security-Policy" content="style-src 'none'">` });
+    await createInPage(page);
+    expect(await launcher().evaluate((b) => getComputedStyle(b).position)).to.equal('fixed');
+  });
+
+  it('destroy removes the host element and every listener, and later calls do nothing', async () => {
+    await createInPage(page);
+    await page.focus('#outside');
+    await page.evaluate(() => window.kitTest.widget.open());
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.answer = k.widget.startAnswer();
+      (window as unknown as { detached: Element }).detached = document.querySelector('kit-widget')!;
+      k.widget.destroy();
+    });
+    expect(await page.locator('kit-widget').count()).to.equal(0);
+    expect(await focused(page)).to.equal('page:outside');
+    await page.click('#outside'); // the page is no longer inert behind a modal
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.widget.destroy();
+      k.widget.open();
+      k.widget.showUserMessage('after');
+      k.answer.append('after');
+      k.answer.done();
+      k.widget.startAnswer().append('after');
+      // Put the removed host back: if any listener survived, typing and clicking would reach the callbacks.
+      document.body.append((window as unknown as { detached: Element }).detached);
+    });
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(false);
+    await launcher().click();
+    expect(await dialog().count()).to.equal(0);
+    await page.evaluate(() => document.querySelector('kit-widget')!.shadowRoot!.querySelector('dialog')!.show());
+    await page.locator('kit-widget textarea').fill('Still there?');
+    await page.locator('kit-widget textarea').press('Enter');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Close' }).click();
+    // Enter was not intercepted: it inserted a newline instead of submitting.
+    expect(await page.locator('kit-widget textarea').inputValue()).to.equal('Still there?\n');
+    expect(await page.locator('kit-widget .log').textContent()).not.to.contain('after');
+    expect(await calls(page)).to.deep.equal([['open', true]]);
+  });
+});

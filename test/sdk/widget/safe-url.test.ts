@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { safeHttpUrl } from '../../../sdk/widget/safe-url.js';
+
+const BASE = 'https://shop.example/docs/page';
+
+/** [input, expected href or null] */
+const CASES: readonly [unknown, string | null][] = [
+  ['https://example.com/a?b=1#c', 'https://example.com/a?b=1#c'],
+  ['http://example.com', 'http://example.com/'],
+  ['/pricing', 'https://shop.example/pricing'],
+  ['faq', 'https://shop.example/docs/faq'],
+  ['//cdn.example/x', 'https://cdn.example/x'],
+  ['javascript:alert(1)', null],
+  [' JaVaScRiPt:alert(1)', null],
+  ['java\tscript:alert(1)', null],
+  ['java\nscript:alert(1)', null],
+  ['\u0000javascript:alert(1)', null],
+  ['data:text/html,<script>alert(1)</script>', null],
+  ['vbscript:msgbox(1)', null],
+  ['file:///etc/passwd', null],
+  ['mailto:a@b.example', null],
+  ['http://[not-an-ip', null],
+  [42, null],
+  [undefined, null],
+];
+
+describe('safeHttpUrl', () => {
+  it('returns the resolved href for http(s) and null for everything else', () => {
+    for (const [input, expected] of CASES) expect(safeHttpUrl(input, BASE), JSON.stringify(input)).to.equal(expected);
+  });
+
+  it('never returns anything but an http(s) URL for any string', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.webUrl(), fc.constantFrom('javascript:', 'JAVASCRIPT:', ' data:', 'blob:')
+        .chain((p) => fc.string().map((s) => p + s))), (input) => {
+        const out = safeHttpUrl(input, BASE);
+        if (out !== null) expect(new URL(out).protocol).to.be.oneOf(['http:', 'https:']);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
