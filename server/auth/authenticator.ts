@@ -1,0 +1,80 @@
+import { inject, injectable } from 'inversify';
+import type { Context } from 'koa';
+import { KitError } from '../../core/errors/index.js';
+import type { AccessTokenPort } from '../../core/ports/access-token.port.js';
+import type { AccountStorePort } from '../../core/ports/account-store.port.js';
+import { ipAllowed } from '../keys/ip-allowlist.js';
+import { originAllowed } from '../keys/origin-policy.js';
+import type { KeyVerifier } from '../services/key-verifier.js';
+import { TOKENS, type Clock } from '../tokens.js';
+import type { AuthRequirement, KeyAuth, MemberAuth } from './auth-context.js';
+import { can } from './permissions.js';
+
+const KEY_LIKE = /^kit_/;
+
+/** The bearer credential of a request, or null. A malformed Authorization header counts as none. */
+export function bearerToken(ctx: Context): string | null {
+  const header = ctx.get('authorization');
+  const match = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Resolves a request's credential against a route's requirement (CONTRACT §1, §2, §5):
+ * no credential → unauthenticated; a malformed, unknown or revoked key → invalid_api_key; a bad, expired
+ * or foreign JWT → unauthenticated; a valid credential of the wrong kind or a role without the permission
+ * → forbidden. For JWTs the membership and role are read from the database on every request.
+ */
+@injectable()
+export class Authenticator {
+  constructor(
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.AccessTokens) private readonly tokens: AccessTokenPort,
+    @inject(TOKENS.AccountStore) private readonly accounts: AccountStorePort,
+    @inject(TOKENS.KeyVerifier) private readonly keys: KeyVerifier,
+  ) {}
+
+  async authenticate(requirement: AuthRequirement, ctx: Context): Promise<MemberAuth | KeyAuth | null> {
+    if (requirement.kind === 'none') return null;
+    const token = bearerToken(ctx);
+    if (token === null) throw new KitError('unauthenticated', 'Send a credential: Authorization: Bearer <token or key>.');
+    if (requirement.kind === 'jwt') {
+      if (KEY_LIKE.test(token)) {
+        await this.#key(token);
+        throw new KitError('forbidden', 'API keys cannot call this route; sign in and use the returned token.');
+      }
+      return this.#member(token, requirement.permission);
+    }
+    if (!KEY_LIKE.test(token)) {
+      const claims = await this.tokens.verify(token, this.clock());
+      if (claims.ok) throw new KitError('forbidden', 'This route takes an API key, not a dashboard token.');
+      throw new KitError('invalid_api_key');
+    }
+    const key = await this.#key(token);
+    if (!requirement.kinds.includes(key.keyKind)) throw new KitError('forbidden', `This route does not accept ${key.keyKind} keys.`);
+    if (key.keyKind === 'publishable') {
+      // Browsers always send Origin on cross-origin requests; a request without one is not a browser on another site.
+      const origin = ctx.get('origin');
+      if (origin !== '' && !originAllowed(key.allowedOrigins, origin)) throw new KitError('origin_not_allowed');
+    } else if (!ipAllowed(key.ipAllowlist, ctx.ip)) {
+      throw new KitError('ip_not_allowed');
+    }
+    return key;
+  }
+
+  async #key(token: string): Promise<KeyAuth> {
+    const verified = await this.keys.verify(token);
+    if (!verified.ok) throw new KitError('invalid_api_key');
+    const k = verified.value;
+    return { kind: 'key', keyId: k.id, keyKind: k.kind, orgId: k.orgId, orgTier: k.orgTier, allowedOrigins: k.allowedOrigins, ipAllowlist: k.ipAllowlist };
+  }
+
+  async #member(token: string, permission: Parameters<typeof can>[1]): Promise<MemberAuth> {
+    const claims = await this.tokens.verify(token, this.clock());
+    if (!claims.ok) throw new KitError('unauthenticated', 'The token is invalid or expired; log in again.');
+    const member = await this.accounts.findMember(claims.value.orgId, claims.value.userId);
+    if (!member) throw new KitError('unauthenticated', 'This account is no longer a member of the organization; log in again.');
+    if (!can(member.role, permission)) throw new KitError('forbidden', `The ${member.role} role may not do this.`);
+    return { kind: 'member', userId: member.userId, orgId: member.orgId, role: member.role };
+  }
+}

@@ -1,0 +1,169 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { DatabaseLocation } from '../adapters/node/knex-database.js';
+
+/** Everything the server reads from the environment, validated once at start (docs/operations.md lists each). */
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseLocation;
+  /** HS256 secret for dashboard JWTs; null = generate once and keep it in the database. */
+  readonly jwtSecret: string | null;
+  /** Proxy hops whose `X-Forwarded-For` entries are trusted; 0 = use the socket address. */
+  readonly trustProxyHops: number;
+  /** Origins allowed to call the dashboard routes from a browser; '*' = any (they use bearer tokens, not cookies). */
+  readonly corsOrigins: '*' | readonly string[];
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How long a verified key may be served from the in-process cache (ms); default 5000, at most 60000. */
+  readonly keyCacheTtlMs: number;
+  /** How often last-use times of keys are written (ms); default 30000. */
+  readonly lastUsedFlushMs: number;
+  readonly loginLimits: {
+    /** Failed logins per email per window; default 10. */
+    readonly perEmail: number;
+    /** Login attempts per client IP per window; default 50. */
+    readonly perIp: number;
+    /** Window length in seconds; default 900. */
+    readonly windowSeconds: number;
+  };
+  /** Signups per client IP per hour; default 20. */
+  readonly signupsPerIpPerHour: number;
+  /** Invitation lifetime in seconds; default 7 days. */
+  readonly invitationTtlSeconds: number;
+  readonly botChallenge: {
+    readonly provider: 'altcha' | 'turnstile' | 'none';
+    readonly turnstileSecret: string | null;
+    readonly turnstileSiteKey: string | null;
+  };
+  /** An OpenAI-compatible backend; null = the built-in extractive engine. */
+  readonly inference: { readonly url: string; readonly model: string; readonly apiKey: string | null } | null;
+  /** Stripe billing; null = not configured (`billing_unavailable`). */
+  readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly pricePro: string; readonly priceBusiness: string } | null;
+}
+
+/** The variables read by loadConfig, for docs and error messages. */
+export const CONFIG_VARIABLES = Object.freeze([
+  'PORT', 'HOST', 'KIT_DATA_DIR', 'DATABASE_URL', 'KIT_DB_POOL_MAX', 'KIT_JWT_SECRET', 'KIT_TRUST_PROXY', 'KIT_CORS_ORIGINS',
+  'KIT_LOG_LEVEL', 'KIT_KEY_CACHE_TTL_MS', 'KIT_LAST_USED_FLUSH_MS', 'KIT_LOGIN_MAX_PER_EMAIL', 'KIT_LOGIN_MAX_PER_IP',
+  'KIT_LOGIN_WINDOW_SECONDS', 'KIT_SIGNUPS_PER_IP_PER_HOUR', 'KIT_INVITATION_TTL_SECONDS', 'KIT_BOT_CHALLENGE',
+  'KIT_TURNSTILE_SECRET', 'KIT_TURNSTILE_SITE_KEY', 'KIT_INFERENCE_URL', 'KIT_INFERENCE_MODEL', 'KIT_INFERENCE_API_KEY',
+  'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KIT_STRIPE_PRICE_PRO', 'KIT_STRIPE_PRICE_BUSINESS',
+] as const);
+
+/** A configuration the server cannot start with; `problems` has one line per variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const int = (min: number, max: number, fallback: number) =>
+  z.preprocess(blankToUndefined, z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).default(fallback));
+const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+const url = (protocols: readonly string[], what: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), `must be a ${what} URL`)
+      .optional(),
+  );
+
+const EnvSchema = z.object({
+  PORT: int(0, 65535, 8787),
+  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  KIT_DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./.kit-data')),
+  DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://'),
+  KIT_DB_POOL_MAX: int(1, 100, 10),
+  KIT_JWT_SECRET: z.preprocess(blankToUndefined, z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 48`)').optional()),
+  KIT_TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^(true|false|\d{1,2})$/, 'must be true, false or a number of proxy hops')
+      .default('false')
+      .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
+  ),
+  KIT_CORS_ORIGINS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default('*')
+      .transform((v, ctx) => {
+        if (v.trim() === '*') return '*' as const;
+        const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+        for (const origin of list) {
+          if (!URL.canParse(origin) || new URL(origin).origin !== origin) ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin like https://app.example.com` });
+        }
+        return list;
+      }),
+  ),
+  KIT_LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info')),
+  KIT_KEY_CACHE_TTL_MS: int(0, 60_000, 5_000),
+  KIT_LAST_USED_FLUSH_MS: int(100, 3_600_000, 30_000),
+  KIT_LOGIN_MAX_PER_EMAIL: int(1, 10_000, 10),
+  KIT_LOGIN_MAX_PER_IP: int(1, 100_000, 50),
+  KIT_LOGIN_WINDOW_SECONDS: int(1, 86_400, 900),
+  KIT_SIGNUPS_PER_IP_PER_HOUR: int(1, 100_000, 20),
+  KIT_INVITATION_TTL_SECONDS: int(60, 90 * 86_400, 7 * 86_400),
+  KIT_BOT_CHALLENGE: z.preprocess(blankToUndefined, z.enum(['altcha', 'turnstile', 'none'], { error: 'must be altcha, turnstile or none' }).default('altcha')),
+  KIT_TURNSTILE_SECRET: optionalText,
+  KIT_TURNSTILE_SITE_KEY: optionalText,
+  KIT_INFERENCE_URL: url(['http:', 'https:'], 'http(s)://'),
+  KIT_INFERENCE_MODEL: optionalText,
+  KIT_INFERENCE_API_KEY: optionalText,
+  STRIPE_SECRET_KEY: z.preprocess(blankToUndefined, z.string().regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_').optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(blankToUndefined, z.string().regex(/^whsec_/, 'must start with whsec_').optional()),
+  KIT_STRIPE_PRICE_PRO: z.preprocess(blankToUndefined, z.string().regex(/^price_/, 'must be a Stripe price id (price_…)').optional()),
+  KIT_STRIPE_PRICE_BUSINESS: z.preprocess(blankToUndefined, z.string().regex(/^price_/, 'must be a Stripe price id (price_…)').optional()),
+});
+
+/**
+ * Reads and checks the environment. Throws ConfigError listing every problem (never echoing a secret's value).
+ * `cwd` resolves a relative KIT_DATA_DIR.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ServerConfig {
+  const parsed = EnvSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  if (e.KIT_BOT_CHALLENGE === 'turnstile' && (!e.KIT_TURNSTILE_SECRET || !e.KIT_TURNSTILE_SITE_KEY)) {
+    problems.push('KIT_TURNSTILE_SECRET and KIT_TURNSTILE_SITE_KEY: both are required when KIT_BOT_CHALLENGE=turnstile');
+  }
+  if (!e.KIT_INFERENCE_URL && (e.KIT_INFERENCE_MODEL || e.KIT_INFERENCE_API_KEY)) {
+    problems.push('KIT_INFERENCE_URL: required when KIT_INFERENCE_MODEL or KIT_INFERENCE_API_KEY is set');
+  }
+  if (e.KIT_INFERENCE_URL && !e.KIT_INFERENCE_MODEL) problems.push('KIT_INFERENCE_MODEL: required when KIT_INFERENCE_URL is set');
+  const stripeVars = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KIT_STRIPE_PRICE_PRO', 'KIT_STRIPE_PRICE_BUSINESS'] as const;
+  const stripeSet = stripeVars.filter((v) => e[v] !== undefined);
+  if (stripeSet.length > 0 && stripeSet.length < stripeVars.length) {
+    problems.push(`${stripeVars.filter((v) => e[v] === undefined).join(', ')}: billing needs all of ${stripeVars.join(', ')} (or none)`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.KIT_DB_POOL_MAX } : { kind: 'pglite', dataDir: resolve(cwd, e.KIT_DATA_DIR) },
+    jwtSecret: e.KIT_JWT_SECRET ?? null,
+    trustProxyHops: e.KIT_TRUST_PROXY,
+    corsOrigins: e.KIT_CORS_ORIGINS,
+    logLevel: e.KIT_LOG_LEVEL,
+    keyCacheTtlMs: e.KIT_KEY_CACHE_TTL_MS,
+    lastUsedFlushMs: e.KIT_LAST_USED_FLUSH_MS,
+    loginLimits: { perEmail: e.KIT_LOGIN_MAX_PER_EMAIL, perIp: e.KIT_LOGIN_MAX_PER_IP, windowSeconds: e.KIT_LOGIN_WINDOW_SECONDS },
+    signupsPerIpPerHour: e.KIT_SIGNUPS_PER_IP_PER_HOUR,
+    invitationTtlSeconds: e.KIT_INVITATION_TTL_SECONDS,
+    botChallenge: { provider: e.KIT_BOT_CHALLENGE, turnstileSecret: e.KIT_TURNSTILE_SECRET ?? null, turnstileSiteKey: e.KIT_TURNSTILE_SITE_KEY ?? null },
+    inference: e.KIT_INFERENCE_URL ? { url: e.KIT_INFERENCE_URL, model: e.KIT_INFERENCE_MODEL!, apiKey: e.KIT_INFERENCE_API_KEY ?? null } : null,
+    stripe:
+      stripeSet.length === stripeVars.length
+        ? { secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, pricePro: e.KIT_STRIPE_PRICE_PRO!, priceBusiness: e.KIT_STRIPE_PRICE_BUSINESS! }
+        : null,
+  };
+}

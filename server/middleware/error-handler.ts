@@ -1,0 +1,56 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { ERROR_CODES, isKitError, type ServerErrorCode } from '../../core/errors/index.js';
+
+/** Statuses of errors thrown by Koa itself or its libraries (`ctx.throw`, http-errors) mapped to Kit codes. */
+const STATUS_CODES: Readonly<Record<number, ServerErrorCode>> = Object.freeze({
+  400: 'invalid_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+});
+
+function classify(err: unknown): { code: ServerErrorCode; message: string } {
+  if (isKitError(err) && ERROR_CODES[err.code].status !== null) return { code: err.code as ServerErrorCode, message: err.message };
+  const status = (err as { status?: unknown; expose?: unknown } | null)?.status;
+  if (typeof status === 'number' && STATUS_CODES[status] && (err as { expose?: unknown }).expose === true) {
+    const code = STATUS_CODES[status]!;
+    return { code, message: ERROR_CODES[code].message };
+  }
+  return { code: 'internal_error', message: ERROR_CODES.internal_error.message };
+}
+
+/** Only what is safe to log about an unexpected error: no request data, no driver `detail` with values. */
+function loggable(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err };
+  return { type: err.name, message: err.message, code: (err as { code?: unknown }).code, stack: err.stack };
+}
+
+/**
+ * The one place errors become HTTP (STYLE.md): every failure answers `{ error: { code, message, request_id } }`
+ * with the code's status. Unknown errors become `internal_error` with a generic message and are logged with
+ * the request id; rate-limit refusals get Retry-After and RateLimit headers.
+ */
+export function errorHandler(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const { code, message } = classify(err);
+      const requestId = String(ctx.state.requestId ?? '');
+      if (code === 'internal_error') logger.error({ request_id: requestId, err: loggable(err) }, 'unhandled error');
+      const details = isKitError(err) ? err.details : undefined;
+      if (code === 'rate_limited' && details && typeof details.retry_after === 'number') {
+        ctx.set('Retry-After', String(details.retry_after));
+        ctx.set('RateLimit', `limit=${details.ratelimit_limit}, remaining=${details.ratelimit_remaining}, reset=${details.ratelimit_reset}`);
+      }
+      ctx.status = ERROR_CODES[code].status;
+      ctx.body = { error: { code, message, request_id: requestId } };
+    }
+  };
+}

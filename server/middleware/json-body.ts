@@ -1,0 +1,42 @@
+import type { Context } from 'koa';
+import { KitError } from '../../core/errors/index.js';
+
+function hasBody(ctx: Context): boolean {
+  const length = ctx.get('content-length');
+  return ctx.get('transfer-encoding') !== '' || (length !== '' && length !== '0');
+}
+
+/**
+ * Reads a JSON request body of at most `limit` bytes: undefined when there is no body; `unsupported_media_type`
+ * unless Content-Type is JSON in UTF-8; `payload_too_large` past the limit (announced or streamed);
+ * `invalid_request` for invalid UTF-8 or JSON. The raw bytes stay in `ctx.state.rawBody` (for signature checks).
+ */
+export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
+  if (!hasBody(ctx)) return undefined;
+  if (!ctx.request.is('application/json', '+json')) throw new KitError('unsupported_media_type', 'The body must be application/json.');
+  const charset = ctx.request.charset;
+  if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') throw new KitError('unsupported_media_type', 'JSON bodies must be UTF-8.');
+  const announced = Number(ctx.get('content-length') || 0);
+  if (announced > limit) throw new KitError('payload_too_large', `The body is larger than ${limit} bytes.`);
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new KitError('payload_too_large', `The body is larger than ${limit} bytes.`);
+    chunks.push(chunk);
+  }
+  const raw = Buffer.concat(chunks);
+  ctx.state.rawBody = raw;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new KitError('invalid_request', 'The body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new KitError('invalid_request', 'The body is not valid JSON.');
+  }
+}
