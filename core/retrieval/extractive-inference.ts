@@ -1,0 +1,72 @@
+import type { InferenceEvent, InferencePort, InferenceRequest } from '../ports/inference.port.js';
+import type { SourcePage } from '../sources.js';
+import { buildCorpus, type Corpus, type CorpusOptions } from '../text/corpus.js';
+import { answerQuestion, type AnswerOptions } from './answer.js';
+import { createRetriever, type Retriever } from './retriever.js';
+
+/** Options of {@link createExtractiveInference}. */
+export interface ExtractiveInferenceOptions {
+  /** Said when no sentence answers the question. Default: "I could not find the answer to that on this page." */
+  readonly notFoundMessage?: string;
+  readonly corpus?: CorpusOptions;
+  readonly answer?: AnswerOptions;
+}
+
+export const EXTRACTIVE_MODEL = 'extractive';
+export const DEFAULT_NOT_FOUND_MESSAGE = 'I could not find the answer to that on this page.';
+
+/** A rough token count (≈ 4 characters a token for English, as OpenAI's rule of thumb) for usage records. */
+export function estimateTokens(text: string): number {
+  return text.length === 0 ? 0 : Math.ceil(text.length / 4);
+}
+
+/**
+ * Kit's built-in engine as an InferencePort: quotes the best sentence of the sources, streamed as word deltas,
+ * cites its source, and ends with `done` and estimated token usage. It needs no model and no network, which
+ * makes it the server's default backend and the SDK's last resort. The corpus of the last sources is kept,
+ * so a conversation about one page indexes it once.
+ */
+export function createExtractiveInference(options: ExtractiveInferenceOptions = {}): InferencePort {
+  const notFound = options.notFoundMessage ?? DEFAULT_NOT_FOUND_MESSAGE;
+  let cached: { sources: readonly SourcePage[]; retriever: Retriever } | null = null;
+
+  const retrieverFor = (sources: readonly SourcePage[]): Retriever => {
+    if (cached && sameSources(cached.sources, sources)) return cached.retriever;
+    const corpus: Corpus = buildCorpus(sources, options.corpus);
+    cached = { sources: sources.map((s) => ({ url: s.url, title: s.title, text: s.text })), retriever: createRetriever(corpus) };
+    return cached.retriever;
+  };
+
+  return {
+    model: EXTRACTIVE_MODEL,
+    async *answer(request: InferenceRequest): AsyncGenerator<InferenceEvent> {
+      request.signal?.throwIfAborted();
+      const outcome = answerQuestion(retrieverFor(request.sources), request.question, options.answer);
+      let text = outcome.ok ? outcome.value.text : notFound;
+      let finishReason: 'stop' | 'length' = 'stop';
+      if (request.maxOutputTokens !== undefined && estimateTokens(text) > request.maxOutputTokens) {
+        text = text.slice(0, Math.max(0, request.maxOutputTokens * 4));
+        finishReason = 'length';
+      }
+      for (const piece of text.match(/\S+\s*/g) ?? []) {
+        request.signal?.throwIfAborted();
+        yield { type: 'delta', text: piece };
+      }
+      if (outcome.ok) {
+        // Corpus pages are the request's sources in order, so a page index is the source's 1-based index − 1.
+        const used = new Set(outcome.value.sentences.slice(0, 1).map((s) => s.page));
+        for (const page of used) yield { type: 'citation', index: page + 1 };
+      }
+      const input = request.question + request.history.map((t) => t.content).join('') + request.sources.map((s) => s.title + s.text).join('');
+      yield { type: 'done', finishReason, usage: { inputTokens: estimateTokens(input), outputTokens: estimateTokens(text) } };
+    },
+  };
+}
+
+function sameSources(a: readonly SourcePage[], b: readonly SourcePage[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]!.url !== b[i]!.url || a[i]!.title !== b[i]!.title || a[i]!.text !== b[i]!.text) return false;
+  }
+  return true;
+}

@@ -1,0 +1,10 @@
+export { createRetriever, RANKING_DEFAULTS } from './retriever.js';
+export type { Retriever, RankedSentence, RankingOptions, AnalyzedQuery } from './retriever.js';
+export { answerQuestion, ANSWER_DEFAULTS } from './answer.js';
+export type { AnswerOptions, ExtractiveAnswer } from './answer.js';
+export { createExtractiveInference, estimateTokens, EXTRACTIVE_MODEL, DEFAULT_NOT_FOUND_MESSAGE } from './extractive-inference.js';
+export type { ExtractiveInferenceOptions } from './extractive-inference.js';
+export { createBm25Index } from './bm25-index.js';
+export type { Bm25Index, Bm25Options } from './bm25-index.js';
+export { expectedAnswerType, answerTypeMatches } from './answer-type.js';
+export type { AnswerType } from './answer-type.js';

@@ -1,0 +1,10 @@
+export { buildCorpus } from './corpus.js';
+export type { Corpus, CorpusOptions, CorpusSentence, Passage } from './corpus.js';
+export { tokenize } from './tokenize.js';
+export { normalizeText, foldAccents } from './normalize.js';
+export { splitSentences } from './sentences.js';
+export { detectLanguage, LANGUAGES } from './language.js';
+export type { Language } from './language.js';
+export { isStopword, stopwordsOf, QUESTION_WORDS } from './stopwords.js';
+export { stemmerFor } from './stem.js';
+export { commonRank } from './common-words.js';

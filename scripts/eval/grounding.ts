@@ -1,0 +1,58 @@
+/**
+ * `npm run eval -- grounding <file.jsonl>` (CONTRACT §9): each case `{ page, question, expect: "answer"|"refuse",
+ * min_matches? }` goes through the product's gate (core/grounding) against the corpus of its page.
+ * Metrics: n, accuracy, balanced_accuracy, false_refusal_rate (answerable questions refused),
+ * off_topic_acceptance_rate (off-topic questions let through).
+ */
+import { checkGrounding } from '../../core/grounding/index.js';
+import { buildCorpus, type Corpus } from '../../core/text/index.js';
+import { CaseError, requireObject, requireString, type EvalSuite } from './suite.js';
+
+export interface GroundingCase {
+  readonly page: string;
+  readonly question: string;
+  readonly expect: 'answer' | 'refuse';
+  readonly minMatches?: number;
+}
+
+export const groundingSuite: EvalSuite<GroundingCase> = {
+  parseCase(value) {
+    const o = requireObject(value);
+    const page = requireString(o, 'page');
+    const question = requireString(o, 'question');
+    const expect = requireString(o, 'expect');
+    if (expect !== 'answer' && expect !== 'refuse') throw new CaseError('"expect" must be "answer" or "refuse"');
+    const mm = o['min_matches'];
+    if (mm !== undefined && (typeof mm !== 'number' || !Number.isInteger(mm) || mm < 1)) throw new CaseError('"min_matches" must be a positive integer');
+    return mm === undefined ? { page, question, expect } : { page, question, expect, minMatches: mm };
+  },
+
+  async run(cases, { log }) {
+    const corpora = new Map<string, Corpus>();
+    let answerN = 0, refused = 0, refuseN = 0, accepted = 0;
+    let gateMs = 0;
+    for (const c of cases) {
+      let corpus = corpora.get(c.page);
+      if (!corpus) { corpus = buildCorpus([{ url: 'eval:page', title: '', text: c.page }]); corpora.set(c.page, corpus); }
+      const t0 = performance.now();
+      const r = checkGrounding(corpus, c.question, c.minMatches === undefined ? {} : { minMatches: c.minMatches });
+      gateMs += performance.now() - t0;
+      if (c.expect === 'answer') { answerN++; if (!r.grounded) refused++; } else { refuseN++; if (r.grounded) accepted++; }
+    }
+    const frr = answerN ? refused / answerN : null;
+    const far = refuseN ? accepted / refuseN : null;
+    const recalls = [frr === null ? null : 1 - frr, far === null ? null : 1 - far].filter((x): x is number => x !== null);
+    log(`grounding: ${cases.length} cases, ${corpora.size} pages, ${((gateMs * 1000) / cases.length).toFixed(1)} µs per decision`);
+    return {
+      n: cases.length,
+      accuracy: round((answerN - refused + refuseN - accepted) / cases.length),
+      balanced_accuracy: round(recalls.reduce((a, b) => a + b, 0) / recalls.length),
+      false_refusal_rate: frr === null ? null : round(frr),
+      off_topic_acceptance_rate: far === null ? null : round(far),
+    };
+  },
+};
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
