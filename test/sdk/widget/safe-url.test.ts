@@ -32,12 +32,16 @@ describe('safeHttpUrl', () => {
 
   it('never returns anything but an http(s) URL for any string', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.webUrl(), fc.constantFrom('javascript:', 'JAVASCRIPT:', ' data:', 'blob:')
-        .chain((p) => fc.string().map((s) => p + s))), (input) => {
+      // fc.webUrl() is too slow here (seconds per few hundred values); scheme × separator × rest covers the cases.
+      fc.property(fc.oneof(fc.string(), fc.tuple(
+        fc.constantFrom('http', 'https', 'HTTPS', 'javascript', 'JaVaScRiPt', ' javascript', 'java\tscript', 'data', 'vbscript', 'blob', 'file', ''),
+        fc.constantFrom(':', '://', ':/', '\u0000:', ''),
+        fc.string(),
+      ).map((parts) => parts.join(''))), (input) => {
         const out = safeHttpUrl(input, BASE);
         if (out !== null) expect(new URL(out).protocol).to.be.oneOf(['http:', 'https:']);
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
 });
