@@ -16,8 +16,8 @@ export interface AltchaSolverOptions {
  * The proof-of-work search, shared by the worker and the main thread. It becomes the worker's source through
  * `Function.prototype.toString`, so it must stay self-contained: no imports, no outer variables, no helpers.
  * Hashes `salt + n` for n = 0..max (the public widget's order) until the hex digest equals `challenge`.
- * SHA-256 (the contract's default) runs in plain JS from the salt's precomputed midstate: about 40× faster than a
- * WebCrypto call per number, which costs a round trip each (measured in headless Chromium: ~55 µs vs ~2 µs per number).
+ * SHA-256 (the contract's default) runs in plain JS from the salt's precomputed midstate: about 10× faster than a
+ * WebCrypto call per number, which costs a round trip each (bench/altcha-solver.bench.ts: ~2–4 µs vs ~35–55 µs per number).
  * Other algorithms use WebCrypto in batches. `sliceMs > 0` yields to the event loop between slices (main thread),
  * `sliceMs = 0` never does (worker). Resolves to the number, -1 when none is found, -2 when `stop()` said so.
  */

@@ -21,8 +21,6 @@ export function createFetchTransport(options: FetchTransportOptions = {}): HttpT
         ...(request.signal ? { signal: request.signal } : {}),
         credentials: 'omit',
         mode: 'cors',
-        cache: 'no-store',
-        redirect: 'follow',
       });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {
