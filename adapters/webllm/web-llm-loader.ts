@@ -70,7 +70,7 @@ export function createWebLlmLoader(options: WebLlmLoaderOptions = {}): EngineLoa
     } catch (cause) {
       void engine.unload().catch(() => undefined);
       if (signal.aborted) throw signal.reason;
-      throw loadError(modelId, cause);
+      throw loadError(modelId, cause, weightsOrigin(appConfig, modelId));
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
@@ -89,11 +89,26 @@ async function requireWebGpu(): Promise<void> {
   if (!adapter) throw new KitError('webgpu_unavailable', 'WebGPU returned no adapter (blocked or unsupported GPU), so the local model cannot run.');
 }
 
-function loadError(modelId: string, cause: unknown): KitError {
+function loadError(modelId: string, cause: unknown, origin: string | undefined): KitError {
   const name = cause instanceof Error ? cause.name : '';
-  const reason = cause instanceof Error ? cause.message.split('\n')[0]!.slice(0, 200) : String(cause).slice(0, 200);
-  if (WEBGPU_ERRORS.has(name)) return new KitError('webgpu_unavailable', `WebGPU cannot run the local model ${modelId}: ${reason}`, { cause, details: { model: modelId } });
-  return new KitError('model_load_failed', `The local model ${modelId} could not be loaded: ${reason}`, { cause, details: { model: modelId } });
+  const reason = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0]!.slice(0, 200);
+  const details = { model: modelId, ...(origin && { origin }) };
+  if (WEBGPU_ERRORS.has(name)) return new KitError('webgpu_unavailable', `WebGPU cannot run the local model ${modelId}: ${reason}`, { cause, details });
+  // Cache.add() and fetch() reject with a bare TypeError for a 404, a CORS refusal or a dropped connection alike.
+  if (name === 'TypeError' && /fetch|request failed|network|load failed/i.test(reason)) {
+    return new KitError('model_load_failed', `The files of the local model ${modelId} could not be downloaded${origin ? ` from ${origin}` : ''} (missing, blocked or unreachable): ${reason}`, { cause, details });
+  }
+  return new KitError('model_load_failed', `The local model ${modelId} could not be loaded: ${reason}`, { cause, details });
+}
+
+/** Where the model's weights come from (an origin only: no path, no query). */
+function weightsOrigin(appConfig: WebLlmAppConfig, modelId: string): string | undefined {
+  const record = appConfig.model_list.find((r) => r.model_id === modelId);
+  try {
+    return record ? new URL(record.model, pageUrl()).origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function pageUrl(): string | undefined {
