@@ -6,6 +6,41 @@ function hasBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || (length !== '' && length !== '0');
 }
 
+/** Collects the body; past `limit` it stops reading (without destroying the socket, so the 413 still goes out). */
+function readLimited(ctx: Context, limit: number): Promise<Buffer> {
+  const req = ctx.req;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        reject(new KitError('payload_too_large', `The body is larger than ${limit} bytes.`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = () => {
+      cleanup();
+      reject(new KitError('invalid_request', 'The request body was cut off.'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
 /**
  * Reads a JSON request body of at most `limit` bytes: undefined when there is no body; `unsupported_media_type`
  * unless Content-Type is JSON in UTF-8; `payload_too_large` past the limit (announced or streamed);
@@ -19,14 +54,7 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   const announced = Number(ctx.get('content-length') || 0);
   if (announced > limit) throw new KitError('payload_too_large', `The body is larger than ${limit} bytes.`);
 
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new KitError('payload_too_large', `The body is larger than ${limit} bytes.`);
-    chunks.push(chunk);
-  }
-  const raw = Buffer.concat(chunks);
+  const raw = await readLimited(ctx, limit);
   ctx.state.rawBody = raw;
   let text: string;
   try {

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKnexDatabase, type KnexDatabase } from '../../adapters/node/knex-database.js';
+import { migrateToLatest } from '../../adapters/node/migrations/index.js';
+import { postgresAvailable, startPostgres, type TestPostgres } from './postgres.js';
+
+/** A database the integration suites run against. */
+export interface TestDatabaseTarget {
+  readonly name: 'pglite' | 'postgres';
+  /** Opens (and migrates) a fresh connection to this target's database. */
+  open(): Promise<KnexDatabase>;
+}
+
+let sharedMemory: Promise<KnexDatabase> | null = null;
+
+/**
+ * One in-memory PGlite for the unit-level server tests of this process (PGlite takes seconds to start).
+ * Tests isolate themselves by creating their own organisations; the database is closed when the process ends.
+ */
+export function sharedPglite(): Promise<KnexDatabase> {
+  sharedMemory ??= (async () => {
+    const db = await createKnexDatabase({ kind: 'pglite', dataDir: null });
+    await migrateToLatest(db.knex);
+    return db;
+  })();
+  return sharedMemory;
+}
+
+let postgres: Promise<TestPostgres> | null = null;
+let pgliteDir: string | null = null;
+
+/** PostgreSQL 15 started once per test process (stopped by a root after-hook and at exit). */
+export function testPostgres(): Promise<TestPostgres> {
+  postgres ??= startPostgres();
+  return postgres;
+}
+
+/** A PGlite data directory kept on disk for the process, so tests can close and reopen it. */
+export function pgliteDataDir(): string {
+  pgliteDir ??= mkdtempSync(join(tmpdir(), 'kit-pglite-'));
+  return pgliteDir;
+}
+
+/** The integration targets: the embedded default (PGlite on disk) and real PostgreSQL 15 when installed. */
+export function integrationTargets(): TestDatabaseTarget[] {
+  const targets: TestDatabaseTarget[] = [
+    {
+      name: 'pglite',
+      open: async () => createKnexDatabase({ kind: 'pglite', dataDir: pgliteDataDir() }),
+    },
+  ];
+  if (postgresAvailable() || process.env.KIT_REQUIRE_POSTGRES === '1') {
+    targets.push({
+      name: 'postgres',
+      open: async () => createKnexDatabase({ kind: 'postgres', url: (await testPostgres()).url, poolMax: 5 }),
+    });
+  }
+  return targets;
+}
+
+after(async function () {
+  this.timeout(30_000);
+  if (sharedMemory) await (await sharedMemory).close();
+  if (postgres) await (await postgres).stop();
+  if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+});
