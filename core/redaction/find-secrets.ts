@@ -1,0 +1,153 @@
+import { findAssignments, isPlaceholder } from './find-assignments.js';
+import { TOKEN_RULES, type TokenRule } from './secret-rules.js';
+import type { Detection } from './types.js';
+
+/**
+ * Where the scan starts. Page text is mostly prose, so instead of one big alternation tried at every character
+ * (≈ 30 MB/s), the scan jumps with indexOf between the punctuation every prefixed token contains ('_', '-', '.')
+ * and looks up the letters just before it ("sk" + "_", "glpat" + "-", "SG" + "."); tokens without such
+ * punctuation (AKIA…, AIza…) have a regex that starts with rare literals, which V8 skips through quickly.
+ */
+const HEAD_RULES = new Map<string, TokenRule[]>();
+const LETTER_RULES: TokenRule[] = [];
+for (const rule of TOKEN_RULES) {
+  for (const t of rule.triggers) {
+    const anchor = t.search(/[_.-]/);
+    if (anchor <= 0) {
+      if (!LETTER_RULES.includes(rule)) LETTER_RULES.push(rule);
+      continue;
+    }
+    const head = t.slice(0, anchor + 1);
+    const list = HEAD_RULES.get(head) ?? [];
+    if (!list.includes(rule)) list.push(rule);
+    HEAD_RULES.set(head, list);
+  }
+}
+const LETTER_TRIGGERS = new RegExp(LETTER_RULES.flatMap((r) => r.triggers).map(escapeRegExp).join('|'), 'g');
+/** Longest run of letters/digits looked up before an anchor (the longest head, "sntrys"/"github"/"sq0atp", is 6). */
+const MAX_HEAD = 8;
+/** Longest JWT header searched backwards from its first '.' (default 1,024 characters). */
+const MAX_JWT_HEADER = 1_024;
+
+/** Longest PEM block masked (default 64 KiB); a block without its END line is masked up to this bound. */
+export const MAX_PEM_CHARS = 65_536;
+const PEM_HEADER = /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/y;
+const PEM_FOOTER = /-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/y;
+const PEM_BODY_CHAR = /[A-Za-z0-9+/=\s:,-]/;
+const URL_USERINFO = /([^\s/?#@:]{1,64}):([^\s/?#@]{1,128})@[A-Za-z0-9[]/y;
+const JWT = /eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.(?:[\w-]{8,}={0,2})?/y;
+
+/** Secrets: provider keys and tokens, PEM private keys, JWTs, URL passwords, and `key = value` credentials. */
+export function findSecrets(text: string, out: Detection[]): void {
+  for (const anchor of ['_', '-', '.']) scanAnchor(text, anchor, out);
+  LETTER_TRIGGERS.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = LETTER_TRIGGERS.exec(text)) !== null) {
+    const rules = LETTER_RULES.filter((r) => r.triggers.includes(m![0]));
+    if (!wordCharBefore(text, m.index)) {
+      const end = tokenAt(text, m.index, rules, out);
+      if (end > LETTER_TRIGGERS.lastIndex) LETTER_TRIGGERS.lastIndex = end;
+    }
+  }
+  for (let at = text.indexOf('-----BEGIN'); at !== -1; at = text.indexOf('-----BEGIN', Math.max(at + 1, pemAt(text, at, out)))) {}
+  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', Math.max(at + 1, urlPasswordAt(text, at, out)))) {}
+  findAssignments(text, out);
+}
+
+function scanAnchor(text: string, anchor: string, out: Detection[]): void {
+  let at = text.indexOf(anchor);
+  while (at !== -1) {
+    let next = at + 1;
+    let h = at;
+    while (h > 0 && at - h < MAX_HEAD && isAlnum(text.charCodeAt(h - 1))) h--;
+    if (h < at && !wordCharBefore(text, h)) {
+      const rules = HEAD_RULES.get(text.slice(h, at + 1));
+      if (rules) next = Math.max(next, tokenAt(text, h, rules, out));
+    }
+    if (anchor === '.') next = Math.max(next, jwtEndingAt(text, at, out));
+    at = text.indexOf(anchor, next);
+  }
+}
+
+/** A JWT found from the '.' after its header: walk back over base64url to `eyJ`. */
+function jwtEndingAt(text: string, dot: number, out: Detection[]): number {
+  let s = dot;
+  const min = Math.max(0, dot - MAX_JWT_HEADER);
+  while (s > min && isB64Url(text.charCodeAt(s - 1))) s--;
+  if (dot - s < 13 || !text.startsWith('eyJ', s)) return -1;
+  JWT.lastIndex = s;
+  const m = JWT.exec(text);
+  if (m === null) return -1;
+  const end = s + m[0].length;
+  out.push({ start: s, end, kind: 'secret' });
+  return end;
+}
+
+function tokenAt(text: string, at: number, rules: readonly TokenRule[], out: Detection[]): number {
+  for (const rule of rules) {
+    rule.re.lastIndex = at;
+    const m = rule.re.exec(text);
+    if (m === null || (rule.accept && !rule.accept(m[0]))) continue;
+    const end = at + m[0].length;
+    // A token glued to more token characters is part of something longer (a hash, a path): not this shape.
+    if (end < text.length && (isAlnum(text.charCodeAt(end)) || text.charCodeAt(end) === 95)) continue;
+    out.push({ start: at, end, kind: 'secret' });
+    return end;
+  }
+  return -1;
+}
+
+function pemAt(text: string, at: number, out: Detection[]): number {
+  PEM_HEADER.lastIndex = at;
+  const header = PEM_HEADER.exec(text);
+  if (header === null) return -1;
+  const limit = Math.min(text.length, at + MAX_PEM_CHARS);
+  const endAt = text.indexOf('-----END', at + header[0].length);
+  let end: number;
+  if (endAt !== -1 && endAt < limit) {
+    PEM_FOOTER.lastIndex = endAt;
+    const footer = PEM_FOOTER.exec(text);
+    end = footer ? endAt + footer[0].length : endAt + 8;
+  } else {
+    // No footer (truncated page text): mask the base64 body that follows, so half a key never leaks.
+    end = at + header[0].length;
+    while (end < limit && PEM_BODY_CHAR.test(text[end]!)) end++;
+    while (end > at && /\s/.test(text[end - 1]!)) end--;
+  }
+  out.push({ start: at, end, kind: 'secret' });
+  return end;
+}
+
+/** `scheme://user:password@host` — the password only; the user name and host stay readable. */
+function urlPasswordAt(text: string, at: number, out: Detection[]): number {
+  let s = at;
+  while (s > 0 && at - s < 32 && /[A-Za-z0-9+.-]/.test(text[s - 1]!)) s--;
+  if (s === at || !/[A-Za-z]/.test(text[s]!)) return -1;
+  URL_USERINFO.lastIndex = at + 3;
+  const m = URL_USERINFO.exec(text);
+  if (m === null) return -1;
+  const password = m[2]!;
+  if (isPlaceholder(password)) return -1;
+  const start = at + 3 + m[1]!.length + 1;
+  out.push({ start, end: start + password.length, kind: 'secret' });
+  return start + password.length;
+}
+
+/** A letter or digit right before a token start means the "prefix" is the tail of a longer word. */
+function wordCharBefore(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const c = text.charCodeAt(at - 1);
+  return isAlnum(c) || c === 95;
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function isB64Url(c: number): boolean {
+  return isAlnum(c) || c === 45 || c === 95;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}

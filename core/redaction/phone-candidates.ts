@@ -1,0 +1,109 @@
+/**
+ * Phone-number candidates: runs of digits with the separators phones are written with, cheap to find, then
+ * filtered by shape before libphonenumber-js sees them. Kept apart from phone.ts so the shape rules are plain
+ * functions testable without the metadata.
+ */
+
+export interface PhoneCandidate {
+  readonly start: number;
+  readonly end: number;
+  /** The text given to libphonenumber-js: IDD prefixes (00, 011) turned into '+', the "(0)" trunk hint removed. */
+  readonly normalized: string;
+  /** Written with a country code (+, 00 or 011). */
+  readonly international: boolean;
+  /** Laid out the way phones are (3+ groups, or a parenthesised area code) and not like a grouped quantity. */
+  readonly formatted: boolean;
+  /** A phone word (phone, tel, fax, mobile, call, …) is within CONTEXT_BEFORE/CONTEXT_AFTER characters. */
+  readonly context: boolean;
+  /** Preceded by an "ISBN" label. */
+  readonly isbnLabel: boolean;
+  readonly raw: string;
+}
+
+const CANDIDATE = /(?<![\w+.\-/()])(?:\+|\(\+?)?\d[\d ().\-\u00a0]{4,24}\d(?:[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6})?(?![\w/%]|[-.,][\dXx])/g;
+/** Characters searched for a phone word before and after a candidate (defaults 40 and 16). */
+export const CONTEXT_BEFORE = 40;
+export const CONTEXT_AFTER = 16;
+const PHONE_WORD = /(?:^|[^\p{L}])(?:phone|ph|tel|telephone|mobile|mob|cell|cellphone|fax|call|calls|contact|desk|office|sms|text|whatsapp|dial|hotline|helpline|messages?|t[ée]l[ée]phone|t[ée]l|telefon|tel[ée]fono|handy|m[óo]vil|portable|fixe)(?![\p{L}])|電話|电话|手機|手机|携帯|傳真|传真/iu;
+const EXTENSION = /[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6}$/;
+
+/** Yields every candidate in `text`, left to right. */
+export function* phoneCandidates(text: string): Generator<PhoneCandidate> {
+  CANDIDATE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CANDIDATE.exec(text)) !== null) {
+    const raw = m[0];
+    const start = m.index;
+    const end = start + raw.length;
+    // "2,111.72": the tail of a number with a thousands separator.
+    if (start > 1 && text[start - 1] === ',' && /\d/.test(text[start - 2]!)) continue;
+    const international = /^\(?\+/.test(raw) || /^(?:00|011)[1-9]/.test(raw);
+    const body = raw.replace(EXTENSION, '');
+    const groups = body.split(/[ .\-()\u00a0]+/).filter((g) => g.length > 0);
+    const thousands = /^\d{1,3}(?:[ .\u00a0]\d{3})+$/.test(body);
+    const formatted = !thousands && (groups.length >= 3 || /^\(\d{1,5}\)/.test(body));
+    const around = text.slice(Math.max(0, start - CONTEXT_BEFORE), start) + ' ' + text.slice(end, end + CONTEXT_AFTER);
+    let normalized = raw;
+    if (international) normalized = raw.replace(/^\((\+?)/, '$1').replace(/^(?:00|011)/, '+').replace(/\(0\)/, '');
+    const isbnLabel = /ISBN(?:-1[03])?[\s:\u00a0]*$/i.test(text.slice(Math.max(0, start - 16), start));
+    yield { start, end, raw, normalized, international, formatted, context: PHONE_WORD.test(around), isbnLabel };
+    if (end > CANDIDATE.lastIndex) CANDIDATE.lastIndex = end;
+  }
+}
+
+/** Rejects digit runs that are something else: dates, year ranges, decimals, IP addresses, ISBNs, formulas. */
+export function isPhoneShaped(c: PhoneCandidate): boolean {
+  const raw = c.raw;
+  const body = raw.replace(EXTENSION, '');
+  const digits = body.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) return false;
+  if (/^\(?(?:1[5-9]|20)\d\d ?[-./] ?(?:(?:1[5-9]|20)?\d\d)\)?$/.test(body)) return false; // 1985-1995
+  if (/^\(?(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{4})(?!\d)/.test(body)) return false; // dates
+  if (/^\d{2,4}([./-])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])$|^(?:0?[1-9]|[12]\d|3[01])([./-])(?:0?[1-9]|1[0-2])\2\d{2,4}$/.test(body)) return false; // 104.11.16, 16.11.15
+  if (/^\d+\.\d+$/.test(body)) return false;
+  // Phones use one separator between groups; runs of spaces or dots are table columns, times and lists.
+  const seps = body.match(/[ \u00a0.\-]{2,}/g);
+  if (seps !== null && seps.some((sep) => sep !== ' - ')) return false;
+  // A parenthesised area code is followed by a subscriber number of at least five digits ("(37161) 2015" is not).
+  const paren = /^\(\d{1,5}\)/.exec(body);
+  if (paren !== null && body.slice(paren[0].length).replace(/\D/g, '').length < 5) return false;
+  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(body)) return false; // IPv4
+  if (!parenthesesFit(body, c.international)) return false;
+  if (c.isbnLabel || isbnLike(body)) return false;
+  return true;
+}
+
+/** '(' only opens an area code at the start, or is the "(0)" trunk hint after a country code; all are closed. */
+function parenthesesFit(body: string, international: boolean): boolean {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch === '(') {
+      const trunk = international && body.startsWith('(0)', i);
+      if (depth > 0 || (i > 0 && !trunk && !(i === 1 && body[0] === '+'))) return false;
+      depth++;
+    } else if (ch === ')') {
+      if (depth === 0) return false;
+      depth--;
+    }
+  }
+  return depth === 0;
+}
+
+/** Hyphenated ISBN-10/13 — four or five groups, the last one the check digit — with a valid check digit. */
+function isbnLike(body: string): boolean {
+  const groups = body.split('-');
+  if (groups.length < 4 || groups.length > 5 || groups[groups.length - 1]!.length !== 1) return false;
+  const d = groups.join('');
+  if (d.length === 10) {
+    let sum = 0;
+    for (let i = 0; i < 10; i++) sum += (10 - i) * (d[i] === 'X' ? 10 : +d[i]!);
+    return sum % 11 === 0;
+  }
+  if (d.length === 13 && /^97[89]/.test(d)) {
+    let sum = 0;
+    for (let i = 0; i < 13; i++) sum += (i % 2 ? 3 : 1) * +d[i]!;
+    return sum % 10 === 0;
+  }
+  return false;
+}
