@@ -1,13 +1,47 @@
 /**
- * Kit's browser SDK: `Kit.init(config)`. The composition root of the SDK (STYLE.md): it validates options with
- * core's config and wires core, the browser adapters and the remote client into an instance.
+ * Kit's browser SDK: `Kit.init(config)` (SPEC §2, CONTRACT §8). The composition root of the SDK (STYLE.md):
+ * this entry stays small — config, the instance and the widget — and loads the assistant runtime (page reading,
+ * redaction, grounding, engines) as a lazy chunk, so the script a site includes never blocks its page.
  */
 import { normalizeConfig } from '../core/config/index.js';
+import { KitError } from '../core/errors/index.js';
+import type { KitHostOptions } from './assistant.js';
+import { createInstance } from './instance.js';
+import type { KitInstance } from './types.js';
 
 export const version = '0.1.0';
+export { KitError };
+export type { Answer, KitEvents, KitInstance, ContextStats } from './types.js';
+export type { KitHostOptions } from './assistant.js';
 
-/** Validates the options; the instance itself is composed by the SDK issue (#6). */
-export function init(config: unknown) {
-  const { config: normalized, warnings } = normalizeConfig(config);
-  return { config: normalized, warnings };
+// Captured while this script runs (classic or async): the server it came from is the default endpoint.
+if (typeof document !== 'undefined' && document.currentScript instanceof HTMLScriptElement && document.currentScript.src) {
+  (globalThis as { __kitScriptUrl?: string }).__kitScriptUrl ??= document.currentScript.src;
+}
+
+let active: (KitInstance & { readonly destroyed: boolean }) | null = null;
+
+/**
+ * Creates the assistant on this page. Throws KitError('invalid_config') for a bad option (also passed to
+ * `onError` when that option is a function). A second init replaces the first instance: one assistant per page.
+ */
+export function init(options: unknown, host: KitHostOptions = {}): KitInstance {
+  let config;
+  try {
+    const normalized = normalizeConfig(options);
+    config = normalized.config;
+    for (const warning of normalized.warnings) console.warn(`Kit: ${warning}`);
+  } catch (err) {
+    const onError = (options as { onError?: unknown } | null)?.onError;
+    if (typeof onError === 'function' && err instanceof KitError) {
+      try { onError({ code: err.code, message: err.message }); } catch { /* the host's bug must not hide ours */ }
+    }
+    throw err;
+  }
+  if (active && !active.destroyed) {
+    console.warn('Kit: init was called again; the previous assistant is destroyed and replaced.');
+    active.destroy();
+  }
+  active = createInstance(config, host, () => import(/* webpackChunkName: "kit-runtime" */ './runtime.js').then((m) => m.startAssistant));
+  return active;
 }

@@ -1,0 +1,32 @@
+import type { KitConfig } from '../core/config/index.js';
+import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
+import type { Answer, KitEvents } from './types.js';
+
+/**
+ * What a host may plug into Kit.init's second argument. The browser extension routes Platform API calls through
+ * its background worker and runs WebLLM in its offscreen document; tests plug a fake local engine here because no
+ * machine of ours has model weights. Websites pass nothing.
+ */
+export interface KitHostOptions {
+  /** Platform API transport (adapters/remote's port); default: window.fetch. */
+  readonly transport?: unknown;
+  /** Replaces the WebLLM engine for mode 'local'. Receives the chosen size; must reject with a KitError when it cannot run. */
+  readonly localEngine?: (request: { size: string; shaderF16: boolean; onProgress: (p: { loaded: number; total: number }) => void; signal: AbortSignal }) => Promise<InferencePort>;
+  /** Element the widget mounts into; default document.body. */
+  readonly mount?: HTMLElement;
+  /** false: no widget at all (headless use through ask()). */
+  readonly widget?: boolean;
+}
+
+/** The heavy part of an instance, loaded as a lazy chunk: context, redaction, grounding, engines. */
+export interface Assistant {
+  readonly ready: KitEvents['ready'];
+  ask(question: string, history: readonly ChatTurn[], options: { signal: AbortSignal; onToken(text: string): void }): Promise<Answer>;
+  destroy(): void;
+}
+
+export type StartAssistant = (
+  config: KitConfig,
+  host: KitHostOptions,
+  hooks: { emit<K extends keyof KitEvents>(event: K, payload: KitEvents[K]): void; signal: AbortSignal },
+) => Promise<Assistant>;

@@ -1,0 +1,213 @@
+/**
+ * The assistant runtime, loaded as a lazy chunk by sdk/index.ts: reads the page (or site), redacts it, builds the
+ * corpus, chooses the engine, and answers. The order is the privacy contract (issue 6 §4): redaction runs on page
+ * text before anything reaches a model or leaves the page; the grounding gate runs before any engine, so a refused
+ * question makes no network request at all.
+ */
+import type { KitConfig, ModelSize } from '../core/config/index.js';
+import { crawlSite } from '../core/crawl/index.js';
+import { isKitError, KitError } from '../core/errors/index.js';
+import { checkGrounding } from '../core/grounding/index.js';
+import { selectMode, type DeviceProfile, type ModeDecision } from '../core/mode/index.js';
+import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
+import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
+import { createExtractiveInference, createRetriever, EXTRACTIVE_MODEL, type Retriever } from '../core/retrieval/index.js';
+import type { Citation, SourcePage } from '../core/sources.js';
+import { buildCorpus } from '../core/text/index.js';
+import { extractFromHtml } from '../adapters/browser/extract-from-html.js';
+import { extractMainContent } from '../adapters/browser/extract-main-content.js';
+import { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
+import { withPageCache } from '../adapters/browser/idb-page-cache.js';
+import { probeDevice } from '../adapters/browser/webgpu-probe.js';
+import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
+import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
+import { createPlatformClient, type PlatformClient, type PlatformConfig } from '../adapters/remote/platform-client.js';
+import { createRemoteInference, type RemoteInferencePort } from '../adapters/remote/remote-inference.js';
+import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
+import type { Answer, ContextStats, KitEvents } from './types.js';
+
+/** Passages sent with a question: enough to hold an answer and its context, small enough for a local model. */
+export const MAX_SOURCES = 6;
+/** Characters of sources per question (the plan's `max_context_chars` caps it further for remote). */
+export const MAX_SOURCE_CHARS = 12_000;
+
+type Engine = { kind: 'remote'; port: RemoteInferencePort } | { kind: 'local' | 'extractive'; port: InferencePort };
+type Emit = <K extends keyof KitEvents>(event: K, payload: KitEvents[K]) => void;
+
+interface Context {
+  url: string;
+  pages: SourcePage[];
+  stats: ContextStats;
+  retriever: Retriever;
+}
+
+/** Starts the assistant for `config` on this page. Rejects with a KitError when the page cannot be read at all. */
+export const startAssistant: StartAssistant = async (config, host, { emit, signal }) => {
+  const transport = (host.transport as HttpTransportPort | undefined) ?? createFetchTransport();
+  const client = createPlatformClient({ baseUrl: config.endpoint ?? defaultEndpoint(), apiKey: config.apiKey, transport, solveChallenge: createAltchaSolver() });
+  signal.addEventListener('abort', () => client.destroy(), { once: true });
+
+  // The three slow starts run together: the plan, the device, and the page.
+  const planPromise = config.mode === 'local' && host.localEngine ? Promise.resolve(null) : client.getConfig({ signal }).then((c) => c, (err) => {
+    if (signal.aborted) throw err;
+    emit('error', toEvent(err));
+    return null;
+  });
+  const devicePromise: Promise<DeviceProfile> = config.mode === 'remote' ? Promise.resolve({ adapter: null }) : probeDevice({ benchmark: config.gpuBenchmark, signal });
+  const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
+    ? import(/* webpackChunkName: "kit-redaction" */ '../core/redaction/index.js').then((m) => m.loadRedactor(config.redact))
+    : Promise.resolve(null);
+  let context = await loadContext(config, emit, signal, redactorPromise);
+  const [plan, device] = await Promise.all([planPromise, devicePromise]);
+
+  const engine = await chooseEngine(config, host, plan, device, client, emit, signal);
+
+  const assistant: Assistant = {
+    ready: { mode: engine.kind === 'remote' ? 'remote' : 'local', model: engine.port.model, context: context.stats },
+    async ask(question, history, { signal: askSignal, onToken }) {
+      // SPA navigation: the live page changed since it was read; read it again before answering.
+      if (config.context.scope === 'page' && pageUrl() !== context.url) context = await loadContext(config, emit, askSignal, redactorPromise);
+      const mode = engine.kind === 'remote' ? 'remote' : 'local';
+      if (config.grounding) {
+        const verdict = checkGrounding(context.retriever.corpus, question, { minMatches: config.groundingMinMatches });
+        if (!verdict.grounded) return { text: config.refusalMessage, citations: [], refused: true, mode, model: engine.port.model };
+      }
+      const sources = selectSources(context, question, plan?.limits.max_context_chars);
+      return runEngine(engine, { question, history, sources, signal: askSignal }, onToken, config.refusalMessage);
+    },
+    destroy() { client.destroy(); },
+  };
+  return assistant;
+};
+
+/** Where the service is when no `endpoint` is given: the server the SDK script itself was loaded from. */
+function defaultEndpoint(): string {
+  const src = (globalThis as { __kitScriptUrl?: string }).__kitScriptUrl;
+  if (!src) throw new KitError('invalid_config', 'endpoint is required when the SDK is not loaded from a Kit server (e.g. endpoint: "https://kit.example.com/v1").', { details: { option: 'endpoint' } });
+  return new URL('/v1', src).href;
+}
+
+function pageUrl(): string {
+  const u = new URL(location.href);
+  u.hash = '';
+  return u.href;
+}
+
+async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<{ redact(text: string): { text: string } } | null>): Promise<Context> {
+  const url = pageUrl();
+  let live: SourcePage | undefined;
+  try {
+    const main = await extractMainContent(document, url);
+    if (main.text.trim()) live = { url, title: main.title || document.title, text: main.text.slice(0, config.context.maxCharsPerPage) };
+  } catch (err) {
+    if (config.context.scope === 'page') throw new KitError('context_unavailable', 'This page has no readable text.', { cause: err });
+  }
+  let pages: SourcePage[] = live ? [live] : [];
+  let cut = { pages: 0, chars: 0 };
+  if (config.context.scope !== 'page') {
+    const fetcher = withPageCache(createFetchPageFetcher());
+    const result = await crawlSite({
+      pageUrl: url,
+      context: config.context,
+      fetcher,
+      extract: (html, pageUrl) => extractFromHtml(html, pageUrl),
+      livePage: live,
+      onProgress: (p) => emit('progress', p),
+      signal,
+    });
+    pages = result.pages;
+    cut = { ...result.truncated };
+  } else if (live && live.text.length >= config.context.maxCharsPerPage) {
+    cut = { pages: 0, chars: Math.max(0, (document.body?.innerText.length ?? 0) - live.text.length) };
+  }
+  if (pages.length === 0) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');
+  // Redaction before anything else sees the text: the corpus, the gate, every engine and every request body.
+  const redactor = await redactorPromise;
+  if (redactor) pages = pages.map((p) => ({ url: p.url, title: redactor.redact(p.title).text, text: redactor.redact(p.text).text }));
+  const corpus = buildCorpus(pages);
+  const chars = pages.reduce((n, p) => n + p.text.length, 0);
+  return { url, pages, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
+}
+
+async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, device: DeviceProfile, client: PlatformClient, emit: Emit, signal: AbortSignal): Promise<Engine> {
+  const remoteAllowed = plan !== null && plan.mode !== 'local';
+  const extractive = (reason: string): Engine => {
+    emit('mode', { mode: 'local', model: EXTRACTIVE_MODEL, reason });
+    return { kind: 'extractive', port: createExtractiveInference() };
+  };
+  const remote = (reason: string): Engine => {
+    const port = createRemoteInference(client);
+    emit('mode', { mode: 'remote', model: port.model, reason });
+    return { kind: 'remote', port };
+  };
+  if (plan === null && config.mode !== 'local') return extractive('service_unavailable');
+
+  const planModes = plan ? { modes: plan.mode, defaultModel: (['nano', 'small', 'balanced', 'quality'].includes(plan.model) ? plan.model : 'auto') as ModeDecision['model'] & string } : { modes: 'auto' as const, defaultModel: 'auto' as const };
+  const decision = selectMode({ mode: config.mode, model: config.model }, planModes as never, device);
+  if (!decision.ok) return remoteAllowed && config.mode !== 'local' ? remote('webgpu_unavailable') : remoteAllowed ? remote('webgpu_unavailable') : extractive('webgpu_unavailable');
+  if (decision.value.mode === 'remote') return remote(decision.value.reason);
+
+  const size = decision.value.model as ModelSize;
+  const shaderF16 = device.adapter?.shaderF16 ?? false;
+  const onProgress = (p: { loaded: number; total: number }) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total });
+  try {
+    const port = host.localEngine
+      ? await host.localEngine({ size, shaderF16, onProgress, signal })
+      : await (await import(/* webpackChunkName: "kit-webllm" */ '../adapters/webllm/create-web-llm-inference.js')).createWebLlmInference({ size, shaderF16, onProgress, signal });
+    emit('mode', { mode: 'local', model: port.model, reason: decision.value.reason });
+    return { kind: 'local', port };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    const code = isKitError(err) ? err.code : 'model_load_failed';
+    emit('error', { code, message: isKitError(err) ? err.message : 'The local model could not be loaded.' });
+    return remoteAllowed ? remote(code) : extractive(code);
+  }
+}
+
+/** The passages most likely to hold the answer, in rank order, within the character budget. */
+function selectSources(context: Context, question: string, planMaxChars: number | undefined): SourcePage[] {
+  const { corpus } = context.retriever;
+  const budget = Math.min(MAX_SOURCE_CHARS, planMaxChars ?? Infinity);
+  const ranked = context.retriever.rankSentences(question, 30);
+  const order: number[] = [];
+  for (const r of ranked) {
+    const p = corpus.sentences[r.sentence]!.passage;
+    if (!order.includes(p)) order.push(p);
+  }
+  // A question about the page itself ("summarise this page") names no content: its opening passages stand in.
+  for (let p = 0; order.length < MAX_SOURCES && p < corpus.passages.length; p++) if (!order.includes(p)) order.push(p);
+  const out: SourcePage[] = [];
+  let used = 0;
+  for (const p of order) {
+    const passage = corpus.passages[p]!;
+    if (out.length >= MAX_SOURCES || used + passage.text.length > budget) break;
+    used += passage.text.length;
+    out.push({ url: passage.url, title: passage.title, text: passage.text });
+  }
+  return out;
+}
+
+async function runEngine(engine: Engine, request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal }, onToken: (text: string) => void, refusal: string): Promise<Answer> {
+  let text = '';
+  const citations: Citation[] = [];
+  let refused = false;
+  for await (const event of engine.port.answer(request) as AsyncIterable<{ type: string; text?: string; index?: number; message?: string }>) {
+    if (request.signal.aborted) break;
+    if (event.type === 'delta' && event.text) {
+      text += event.text;
+      onToken(event.text);
+    } else if (event.type === 'citation' && event.index) {
+      const s = request.sources[event.index - 1];
+      if (s && !citations.some((c) => c.url === s.url)) citations.push({ url: s.url, title: s.title });
+    } else if (event.type === 'refusal') {
+      refused = true;
+    }
+  }
+  if (request.signal.aborted) throw request.signal.reason ?? new KitError('network_error', 'Stopped.');
+  const mode = engine.kind === 'remote' ? 'remote' : 'local';
+  return refused ? { text: refusal, citations: [], refused: true, mode, model: engine.port.model } : { text, citations, refused: false, mode, model: engine.port.model };
+}
+
+function toEvent(err: unknown): KitEvents['error'] {
+  return isKitError(err) ? { code: err.code, message: err.message } : { code: 'network_error', message: 'The service could not be reached.' };
+}
