@@ -1,6 +1,6 @@
 import type { KitConfig } from '../core/config/index.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
-import type { Answer, KitEvents } from './types.js';
+import type { Answer, ContextStats, KitEvents } from './types.js';
 
 /**
  * What a host may plug into Kit.init's second argument. The browser extension routes Platform API calls through
@@ -16,6 +16,20 @@ export interface KitHostOptions {
   readonly mount?: HTMLElement;
   /** false: no widget at all (headless use through ask()). */
   readonly widget?: boolean;
+  /**
+   * Called each time the context is (re)read, with what the assistant sees — for QA tools such as the extension's
+   * panel. Redaction is reported as counts per kind only; `text` is the already-redacted text.
+   */
+  readonly inspect?: (snapshot: ContextSnapshot) => void;
+}
+
+/** What the assistant sees on this page (see KitHostOptions.inspect). */
+export interface ContextSnapshot {
+  readonly pages: readonly { readonly url: string; readonly title: string; readonly text: string }[];
+  readonly stats: ContextStats;
+  readonly redacted: Readonly<Partial<Record<string, number>>>;
+  /** The grounding gate's verdict for a question, exactly as ask() would decide it. */
+  checkGrounding(question: string): { readonly grounded: boolean; readonly matched: readonly string[]; readonly reason: string };
 }
 
 /** The heavy part of an instance, loaded as a lazy chunk: context, redaction, grounding, engines. */

@@ -12,7 +12,7 @@ import type { KitInstance } from './types.js';
 export const version = '0.1.0';
 export { KitError };
 export type { Answer, KitEvents, KitInstance, ContextStats } from './types.js';
-export type { KitHostOptions } from './assistant.js';
+export type { KitHostOptions, ContextSnapshot } from './assistant.js';
 
 // Captured while this script runs (classic or async): the server it came from is the default endpoint.
 if (typeof document !== 'undefined' && document.currentScript instanceof HTMLScriptElement && document.currentScript.src) {

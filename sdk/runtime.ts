@@ -39,6 +39,7 @@ interface Context {
   pages: SourcePage[];
   stats: ContextStats;
   retriever: Retriever;
+  redacted: Partial<Record<string, number>>;
 }
 
 /** Starts the assistant for `config` on this page. Rejects with a KitError when the page cannot be read at all. */
@@ -57,7 +58,15 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
     ? import(/* webpackChunkName: "kit-redaction" */ '../core/redaction/index.js').then((m) => m.loadRedactor(config.redact))
     : Promise.resolve(null);
-  let context = await loadContext(config, emit, signal, redactorPromise);
+  const load = async (abort: AbortSignal) => {
+    const loaded = await loadContext(config, emit, abort, redactorPromise);
+    host.inspect?.({
+      pages: loaded.pages, stats: loaded.stats, redacted: loaded.redacted,
+      checkGrounding: (question) => checkGrounding(loaded.retriever.corpus, question, { minMatches: config.groundingMinMatches }),
+    });
+    return loaded;
+  };
+  let context = await load(signal);
   const [plan, device] = await Promise.all([planPromise, devicePromise]);
 
   const engine = await chooseEngine(config, host, plan, device, client, emit, signal);
@@ -66,7 +75,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     ready: { mode: engine.kind === 'remote' ? 'remote' : 'local', model: engine.port.model, context: context.stats },
     async ask(question, history, { signal: askSignal, onToken }) {
       // SPA navigation: the live page changed since it was read; read it again before answering.
-      if (config.context.scope === 'page' && pageUrl() !== context.url) context = await loadContext(config, emit, askSignal, redactorPromise);
+      if (config.context.scope === 'page' && pageUrl() !== context.url) context = await load(askSignal);
       const mode = engine.kind === 'remote' ? 'remote' : 'local';
       if (config.grounding) {
         const verdict = checkGrounding(context.retriever.corpus, question, { minMatches: config.groundingMinMatches });
@@ -93,7 +102,7 @@ function pageUrl(): string {
   return u.href;
 }
 
-async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<{ redact(text: string): { text: string } } | null>): Promise<Context> {
+async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<{ redact(text: string): { text: string; counts: Partial<Record<string, number>> } } | null>): Promise<Context> {
   const url = pageUrl();
   let live: SourcePage | undefined;
   try {
@@ -123,10 +132,18 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   if (pages.length === 0) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');
   // Redaction before anything else sees the text: the corpus, the gate, every engine and every request body.
   const redactor = await redactorPromise;
-  if (redactor) pages = pages.map((p) => ({ url: p.url, title: redactor.redact(p.title).text, text: redactor.redact(p.text).text }));
+  const redacted: Partial<Record<string, number>> = {};
+  if (redactor) {
+    const mask = (text: string) => {
+      const r = redactor.redact(text);
+      for (const [kind, n] of Object.entries(r.counts)) redacted[kind] = (redacted[kind] ?? 0) + (n ?? 0);
+      return r.text;
+    };
+    pages = pages.map((p) => ({ url: p.url, title: mask(p.title), text: mask(p.text) }));
+  }
   const corpus = buildCorpus(pages);
   const chars = pages.reduce((n, p) => n + p.text.length, 0);
-  return { url, pages, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
+  return { url, pages, redacted, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
 }
 
 async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, device: DeviceProfile, client: PlatformClient, emit: Emit, signal: AbortSignal): Promise<Engine> {
