@@ -78,9 +78,12 @@ function server(mode) {
   };
 }
 
-export default (_env, argv) => {
+export default async (_env, argv) => {
   const mode = argv.mode ?? 'production';
   const configs = [sdk('umd', mode), sdk('module', mode)];
   if (existsSync(resolve(root, 'server/main.ts'))) configs.push(server(mode));
+  // The browser extension owns its build (extension/webpack.extension.js), sharing the TypeScript rules above.
+  const extension = resolve(root, 'extension/webpack.extension.js');
+  if (existsSync(extension)) configs.push(...[].concat((await import(extension)).default({ mode, root, typescript, resolveTs })));
   return configs;
 };
