@@ -8,7 +8,7 @@ export interface AnswerOptions {
   readonly candidates?: number;
   /**
    * Least share of the question's IDF mass that the best sentence's passage must hold, else the outcome is
-   * `not_found`. Default 0.2: a passage sharing only a fifth of what the question is about does not answer it.
+   * `not_found`. Default 0.15: below it, a passage shares too little of what the question is about to answer it.
    */
   readonly minCoverage?: number;
 }
@@ -22,7 +22,7 @@ export interface ExtractiveAnswer {
   readonly sentences: readonly RankedSentence[];
 }
 
-export const ANSWER_DEFAULTS = Object.freeze({ candidates: 3, minCoverage: 0.2 });
+export const ANSWER_DEFAULTS = Object.freeze({ candidates: 3, minCoverage: 0.15 });
 
 /**
  * Kit's built-in engine: picks the sentence of the pages that best answers `question` (BM25 over sentences

@@ -170,16 +170,5 @@ function adjacentPairs(terms: Int32Array, pairs: ReadonlySet<number>): number {
 
 // A passage's terms are its sentences' terms, plus its page's title on the page's first passage.
 function createPassageIndex(corpus: Corpus, options: { k1: number; b: number }): Bm25Index {
-  const seen = new Set<number>();
-  const units = corpus.passages.map((p) => {
-    const parts = corpus.sentences.slice(p.firstSentence, p.firstSentence + p.sentenceCount).map((s) => s.terms);
-    if (!seen.has(p.page)) { seen.add(p.page); parts.push(corpus.titleTerms[p.page]!); }
-    let len = 0;
-    for (const a of parts) len += a.length;
-    const out = new Int32Array(len);
-    let at = 0;
-    for (const a of parts) { out.set(a, at); at += a.length; }
-    return out;
-  });
-  return createBm25Index(corpus, units, options);
+  return createBm25Index(corpus, corpus.passages.map((_, i) => corpus.passageTerms(i)), options);
 }

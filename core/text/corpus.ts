@@ -2,7 +2,8 @@ import type { Citation, SourcePage } from '../sources.js';
 import { detectLanguage, type Language } from './language.js';
 import { splitSentences } from './sentences.js';
 import { stemmerFor } from './stem.js';
-import { tokenize } from './tokenize.js';
+import { forEachWord, tokenize } from './tokenize.js';
+import { WordTable } from './word-table.js';
 
 /** Tunables of {@link buildCorpus}. */
 export interface CorpusOptions {
@@ -59,94 +60,118 @@ export interface Corpus {
   readonly tokenCount: number;
   /** By page: the term ids of its title. */
   readonly titleTerms: readonly Int32Array[];
+  /** The term ids of passage `i`: its sentences', plus its page's title on a page's first passage. */
+  passageTerms(i: number): Int32Array;
   /** Total characters of the pages' text. */
   readonly chars: number;
   /** Normalises a question (or any text) exactly as the pages were: `words` for stopword checks, `terms` to match. */
   analyze(text: string): { readonly words: string[]; readonly terms: string[] };
 }
 
-interface Draft { page: number; sentences: string[]; words: string[][]; chars: number }
-
 /**
  * Builds the corpus of `pages`: sentences grouped into passages of a few sentences (never across pages),
- * the vocabulary of stems with passage frequencies, in the pages' detected language. Pure and synchronous;
- * cost is linear in the text (about a millisecond per 20–40 kB of English on one core).
+ * the vocabulary of stems with passage frequencies, in the pages' detected language. Pure and synchronous,
+ * linear in the text: every word is normalised, looked up and appended to one flat array of term ids, of
+ * which sentences and passages are views.
  */
 export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions = {}): Corpus {
   const passageChars = options.passageChars ?? 600;
   const minParagraph = options.minParagraphChars ?? 120;
   const maxSentence = options.maxSentenceChars ?? 1_000;
-  const drafts: Draft[] = [];
-  const titleWords: string[][] = [];
-  const sample: string[] = [];
-  let chars = 0;
-
-  pages.forEach((page, p) => {
-    titleWords.push(tokenize(page.title));
-    chars += page.text.length;
-    let draft: Draft = { page: p, sentences: [], words: [], chars: 0 };
-    for (const para of page.text.split(/\n[ \t\r\f\v]*\n/)) {
-      for (const s of splitSentences(para)) {
-        for (const piece of capLength(s, maxSentence)) {
-          const words = tokenize(piece);
-          if (words.length === 0) continue;
-          if (sample.length < 5_000) for (const w of words) sample.push(w);
-          draft.sentences.push(piece);
-          draft.words.push(words);
-          draft.chars += piece.length + 1;
-          if (draft.chars >= passageChars) { drafts.push(draft); draft = { page: p, sentences: [], words: [], chars: 0 }; }
-        }
-      }
-      if (draft.chars >= minParagraph) { drafts.push(draft); draft = { page: p, sentences: [], words: [], chars: 0 }; }
-    }
-    if (draft.sentences.length > 0) drafts.push(draft);
-  });
-
-  const language = options.language ?? detectLanguage(sample);
+  const language = options.language ?? detectLanguage(tokenize(sampleOf(pages)));
   const stem = options.stem === false ? (w: string): string => w : stemmerFor(language);
+
   const vocabulary = new Map<string, number>();
   const terms: string[] = [];
-  const idOf = (word: string): number => {
+  const words = new WordTable(); // surface word → term id: one probe per word, no stemming, no substring
+  let buf = new Int32Array(4096);
+  let len = 0;
+  const append = (id: number): void => {
+    if (len === buf.length) { const b = new Int32Array(len * 2); b.set(buf); buf = b; }
+    buf[len++] = id;
+  };
+  const learn = (word: string, hash: number): number => {
     const t = stem(word);
     let id = vocabulary.get(t);
     if (id === undefined) { id = terms.length; vocabulary.set(t, id); terms.push(t); }
+    words.set(word, hash, id);
     return id;
   };
-
-  const titleTerms = titleWords.map((ws) => Int32Array.from(ws, idOf));
-  const sentences: CorpusSentence[] = [];
-  const passages: Passage[] = [];
-  let df = new Int32Array(1024);
-  let tf = new Int32Array(1024);
-  let lastSeen = new Int32Array(1024).fill(-1);
-  const postings: number[][] = [];
-  const seenPage = new Set<number>();
-  let tokenCount = 0;
-  const count = (id: number, passage: number): void => {
-    if (id >= df.length) { df = grow(df, id, 0); tf = grow(tf, id, 0); lastSeen = grow(lastSeen, id, -1); }
-    if (lastSeen[id] !== passage) {
-      lastSeen[id] = passage;
-      df[id]!++;
-      (postings[id] ??= []).push(passage);
-    }
+  const push = (word: string): void => {
+    const h = WordTable.hash(word, 0, word.length);
+    const id = words.get(word, 0, word.length, h);
+    append(id >= 0 ? id : learn(word, h));
+  };
+  const pushRange = (s: string, start: number, end: number): void => {
+    const h = WordTable.hash(s, start, end);
+    const id = words.get(s, start, end, h);
+    append(id >= 0 ? id : learn(s.slice(start, end), h));
   };
 
-  for (const d of drafts) {
-    const pi = passages.length;
-    const first = sentences.length;
-    for (let i = 0; i < d.sentences.length; i++) {
-      const ids = Int32Array.from(d.words[i]!, idOf);
-      for (const id of ids) { count(id, pi); tf[id]!++; }
-      tokenCount += ids.length;
-      sentences.push({ text: d.sentences[i]!, passage: pi, terms: ids });
+  // Ranges into `buf`: a sentence is [from, to); a passage is [from, to) and includes its page title on the first.
+  const sRanges: number[] = [];
+  const sTexts: string[] = [];
+  const sPassage: number[] = [];
+  const pRanges: number[] = [];
+  const passages: Passage[] = [];
+  const titleRanges: number[] = [];
+  let chars = 0;
+
+  pages.forEach((page, p) => {
+    chars += page.text.length;
+    const titleFrom = len;
+    forEachWord(page.title, push, pushRange);
+    titleRanges.push(titleFrom, len);
+    let pFrom = titleFrom; // the title belongs to the page's first passage
+    let first = sTexts.length;
+    let pChars = 0;
+    const close = (): void => {
+      const count = sTexts.length - first;
+      if (count > 0) {
+        const texts = sTexts.slice(first);
+        passages.push({ page: p, url: page.url, title: page.title, text: texts.join(' '), firstSentence: first, sentenceCount: count });
+        pRanges.push(pFrom, len);
+      }
+      pFrom = len;
+      first = sTexts.length;
+      pChars = 0;
+    };
+    for (const para of page.text.split(/\n[ \t\r\f\v]*\n/)) {
+      for (const s of splitSentences(para)) {
+        for (const piece of capLength(s, maxSentence)) {
+          const from = len;
+          forEachWord(piece, push, pushRange);
+          if (len === from) continue;
+          sRanges.push(from, len);
+          sTexts.push(piece);
+          sPassage.push(passages.length);
+          pChars += piece.length + 1;
+          if (pChars >= passageChars) close();
+        }
+      }
+      if (pChars >= minParagraph) close();
     }
-    if (!seenPage.has(d.page)) { seenPage.add(d.page); for (const id of titleTerms[d.page]!) count(id, pi); }
-    const page = pages[d.page]!;
-    passages.push({ page: d.page, url: page.url, title: page.title, text: d.sentences.join(' '), firstSentence: first, sentenceCount: d.sentences.length });
+    close();
+  });
+
+  const nTerms = terms.length;
+  const df = new Int32Array(nTerms);
+  const tf = new Int32Array(nTerms);
+  const lastSeen = new Int32Array(nTerms).fill(-1);
+  const postings: number[][] = Array.from({ length: nTerms }, () => []);
+  for (let pi = 0; pi < passages.length; pi++) {
+    for (let i = pRanges[2 * pi]!, end = pRanges[2 * pi + 1]!; i < end; i++) {
+      const id = buf[i]!;
+      if (lastSeen[id] !== pi) { lastSeen[id] = pi; df[id]!++; postings[id]!.push(pi); }
+    }
   }
-  // Titles of pages without any text still belong to the vocabulary.
-  for (const tt of titleTerms) for (const id of tt) if (id >= df.length) { df = grow(df, id, 0); tf = grow(tf, id, 0); }
-  for (let id = 0; id < terms.length; id++) postings[id] ??= [];
+  let tokenCount = 0;
+  const sentences: CorpusSentence[] = sTexts.map((text, i) => {
+    const terms = buf.subarray(sRanges[2 * i]!, sRanges[2 * i + 1]!);
+    for (let k = 0; k < terms.length; k++) tf[terms[k]!]!++;
+    tokenCount += terms.length;
+    return { text, passage: sPassage[i]!, terms };
+  });
 
   return {
     language,
@@ -155,11 +180,12 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
     sentences,
     vocabulary,
     terms,
-    documentFrequency: df.subarray(0, terms.length),
-    termFrequency: tf.subarray(0, terms.length),
+    documentFrequency: df,
+    termFrequency: tf,
     postings,
     tokenCount,
-    titleTerms,
+    titleTerms: pages.map((_, p) => buf.subarray(titleRanges[2 * p]!, titleRanges[2 * p + 1]!)),
+    passageTerms: (i: number) => buf.subarray(pRanges[2 * i]!, pRanges[2 * i + 1]!),
     chars,
     analyze(text: string) {
       const words = tokenize(text);
@@ -168,10 +194,14 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
   };
 }
 
-function grow(a: Int32Array<ArrayBuffer>, index: number, fill: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(a.length * 2, index + 1)).fill(fill);
-  b.set(a);
-  return b;
+// The start of the text, cut at a word: enough for language detection.
+function sampleOf(pages: readonly SourcePage[]): string {
+  let out = '';
+  for (const p of pages) {
+    out += p.title + '\n' + (p.text.length > 6_000 ? p.text.slice(0, p.text.lastIndexOf(' ', 6_000) + 1 || 6_000) : p.text) + '\n';
+    if (out.length >= 6_000) break;
+  }
+  return out;
 }
 
 function* capLength(s: string, max: number): Generator<string> {

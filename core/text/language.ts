@@ -13,7 +13,12 @@ const MARKERS: Readonly<Record<'en' | 'fr' | 'de' | 'es' | 'pt' | 'it' | 'nl', r
   it: ['il', 'lo', 'gli', 'di', 'della', 'che', 'e', 'un', 'per', 'non', 'sono', 'nel', 'chi', 'dove', 'perche', 'quale', 'anche', 'alla', 'delle'],
   nl: ['de', 'het', 'een', 'en', 'van', 'is', 'dat', 'op', 'te', 'zijn', 'niet', 'met', 'voor', 'die', 'er', 'wie', 'wat', 'waar', 'waarom', 'hoe', 'wordt', 'ook'],
 };
-const MARKER_SETS = Object.entries(MARKERS).map(([lang, words]) => [lang as Language, new Set(words)] as const);
+// word → the languages it marks, as one lookup per word.
+const MARKER_LANGS = new Map<string, Language[]>();
+for (const [lang, words] of Object.entries(MARKERS)) for (const w of words) {
+  const l = MARKER_LANGS.get(w);
+  if (l) l.push(lang as Language); else MARKER_LANGS.set(w, [lang as Language]);
+}
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HAN = /\p{Script=Han}/u;
 
@@ -26,8 +31,8 @@ export function detectLanguage(words: readonly string[], fallback: Language = 'e
   const votes = new Map<Language, number>();
   let han = 0;
   let kana = 0;
-  // A sample is enough: the first 5,000 words of a page decide as well as all of them.
-  const n = Math.min(words.length, 5_000);
+  // A sample is enough: the first 2,000 words of a page decide as well as all of them.
+  const n = Math.min(words.length, 2_000);
   for (let i = 0; i < n; i++) {
     const w = words[i]!;
     const c = w.charCodeAt(0);
@@ -36,7 +41,8 @@ export function detectLanguage(words: readonly string[], fallback: Language = 'e
       else if (HAN.test(w)) han++;
       continue;
     }
-    for (const [lang, set] of MARKER_SETS) if (set.has(w)) votes.set(lang, (votes.get(lang) ?? 0) + 1);
+    const langs = MARKER_LANGS.get(w);
+    if (langs) for (const lang of langs) votes.set(lang, (votes.get(lang) ?? 0) + 1);
   }
   let best: Language = fallback;
   let bestVotes = 0;

@@ -28,26 +28,77 @@ function getSegmenter(): WordSegmenter | null {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
+  forEachWord(text, (w) => { out.push(w); });
+  return out;
+}
+
+/**
+ * {@link tokenize} without the array: calls `emit` with each word in order. With `plain`, a word made only of
+ * ASCII letters and digits (most words) is passed instead as a range of the lower-cased text, unallocated:
+ * the corpus builder's hot path.
+ */
+export function forEachWord(text: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
   const norm = normalizeText(text);
-  const ascii = !NON_ASCII.test(norm);
+  if (!NON_ASCII.test(norm)) {
+    scanAscii(norm, emit, plain);
+    return;
+  }
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(norm); m !== null; m = TOKEN.exec(norm)) {
     const raw = m[0];
-    if (ascii || !NO_SPACE.test(raw)) {
-      pushWord(out, raw, ascii);
+    if (!NON_ASCII.test(raw) || !NO_SPACE.test(raw)) {
+      pushWord(emit, raw, false);
       continue;
     }
     const seg = getSegmenter();
     if (seg) {
-      for (const s of seg.segment(raw)) if (s.isWordLike !== false && s.segment.trim() !== '') pushWord(out, s.segment, false);
+      for (const s of seg.segment(raw)) if (s.isWordLike !== false && s.segment.trim() !== '') pushWord(emit, s.segment, false);
     } else {
-      pushBigrams(out, raw);
+      pushBigrams(emit, raw);
     }
   }
-  return out;
 }
 
-function pushWord(out: string[], raw: string, ascii: boolean): void {
+function isAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+// TOKEN's grammar over lower-case ASCII, by char codes: no match objects, which is most of the garbage on
+// English pages. Same alternation order as TOKEN: a number with separators first, else a word.
+function scanAscii(s: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    if (!isAlnum(s.charCodeAt(i))) { i++; continue; }
+    const start = i;
+    let j = isDigit(s.charCodeAt(i)) ? digitsFrom(s, i) : i;
+    let simple = true;
+    if (j > i && j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44) && isDigit(s.charCodeAt(j + 1))) {
+      simple = false;
+      while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44) && isDigit(s.charCodeAt(j + 1))) j = digitsFrom(s, j + 1);
+    } else {
+      j = alnumFrom(s, i);
+      while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 39) && isAlnum(s.charCodeAt(j + 1))) { simple = false; j = alnumFrom(s, j + 1); }
+    }
+    if (simple && plain) plain(s, start, j);
+    else pushWord(emit, s.slice(start, j), true);
+    i = j;
+  }
+}
+
+function digitsFrom(s: string, j: number): number {
+  while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+  return j;
+}
+function alnumFrom(s: string, j: number): number {
+  while (j < s.length && isAlnum(s.charCodeAt(j))) j++;
+  return j;
+}
+
+function pushWord(emit: (word: string) => void, raw: string, ascii: boolean): void {
   let w = raw;
   const c0 = w.charCodeAt(0);
   if (c0 >= 48 && c0 <= 57 && w.includes(',')) w = w.replace(THOUSANDS, '');
@@ -60,18 +111,18 @@ function pushWord(out: string[], raw: string, ascii: boolean): void {
     w = w.replace(/\./g, ''); // "u.s" → "us", as people also type it
   }
   if (!ascii) w = foldAccents(w);
-  if (w !== '') out.push(w);
+  if (w !== '') emit(w);
 }
 
 // Without Intl.Segmenter, overlapping character bigrams are the standard fallback for CJK search (as in Lucene's CJKAnalyzer).
-function pushBigrams(out: string[], run: string): void {
+function pushBigrams(emit: (word: string) => void, run: string): void {
   const chars = Array.from(run);
   let latin = '';
-  const flush = (): void => { if (latin) { pushWord(out, latin, false); latin = ''; } };
+  const flush = (): void => { if (latin) { pushWord(emit, latin, false); latin = ''; } };
   const cjk: string[] = [];
   const flushCjk = (): void => {
-    if (cjk.length === 1) out.push(cjk[0]!);
-    for (let i = 0; i + 1 < cjk.length; i++) out.push(cjk[i]! + cjk[i + 1]!);
+    if (cjk.length === 1) emit(cjk[0]!);
+    for (let i = 0; i + 1 < cjk.length; i++) emit(cjk[i]! + cjk[i + 1]!);
     cjk.length = 0;
   };
   for (const ch of chars) {
