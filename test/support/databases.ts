@@ -65,3 +65,27 @@ after(async function () {
   if (postgres) await (await postgres).stop();
   if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
 });
+
+/**
+ * Declares `suite` once per integration target (`<title> on pglite`, `<title> on postgres`), each with its own
+ * database connection opened in before() and closed in after().
+ */
+export function describeOnEachDatabase(title: string, suite: (db: () => KnexDatabase, target: TestDatabaseTarget) => void): void {
+  for (const target of integrationTargets()) {
+    describe(`${title} on ${target.name}`, function () {
+      let database: KnexDatabase | null = null;
+      before(async function () {
+        this.timeout(180_000); // the first PGlite on disk, or initdb, takes a while on a busy machine
+        database = await target.open();
+      });
+      after(async () => {
+        await database?.close();
+        database = null;
+      });
+      suite(() => {
+        if (!database) throw new Error('database not open');
+        return database;
+      }, target);
+    });
+  }
+}

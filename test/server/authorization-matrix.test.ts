@@ -1,0 +1,224 @@
+import { expect } from 'chai';
+import { KEY_PREFIXES } from '../../core/keys/key-format.js';
+import type { MemberAuth } from '../../server/auth/auth-context.js';
+import type { Platform } from '../../server/platform.js';
+import { resolve } from '../../server/tokens.js';
+import { describeOnEachDatabase } from '../support/databases.js';
+import { createResponseValidator } from '../support/openapi-validator.js';
+import { addMember, createTestPlatform, listen, seedOrg, SEED_PASSWORD, type SeededOrg } from '../support/platform.js';
+
+const PRINCIPALS = ['anonymous', 'publishable', 'secret', 'owner', 'admin', 'developer', 'viewer', 'other_org'] as const;
+type Principal = (typeof PRINCIPALS)[number];
+type Expected = Readonly<Record<Principal, number>>;
+
+/** Statuses of a JWT route: `ok` for roles in `roles` (and for another org's owner acting on its own org when `ownOrg`). */
+function jwt(roles: readonly string[], ok: number, other: number): Expected {
+  const role = (r: string) => (roles.includes(r) ? ok : 403);
+  return { anonymous: 401, publishable: 403, secret: 403, owner: role('owner'), admin: role('admin'), developer: role('developer'), viewer: role('viewer'), other_org: other };
+}
+const open = (status: number): Expected => Object.fromEntries(PRINCIPALS.map((p) => [p, status])) as unknown as Expected;
+
+interface Cell {
+  readonly url: string;
+  readonly body?: object;
+  /** Checked after a refused request: the target must be as before. */
+  readonly unchanged?: () => Promise<void>;
+}
+
+interface RouteCase {
+  readonly method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI path (under /v1), or null for the operational endpoints outside the API. */
+  readonly template: string | null;
+  readonly expected: Expected;
+  prepare(principal: Principal, n: number): Promise<Cell>;
+}
+
+describeOnEachDatabase('authorization matrix', (db) => {
+  let platform: Platform;
+  let server: { url: string; close(): Promise<void> };
+  let org: SeededOrg;
+  let other: SeededOrg;
+  let credentials: Record<Principal, string | null>;
+  let validate: ReturnType<typeof createResponseValidator>;
+  let cells = 0;
+
+  before(async function () {
+    this.timeout(120_000);
+    platform = await createTestPlatform({ database: db() });
+    server = await listen(platform);
+    org = await seedOrg(platform, 'matrix');
+    other = await seedOrg(platform, 'matrix-other');
+    const owner = ownerAuth();
+    const keys = resolve(platform.container, 'KeyService');
+    const pub = await keys.create(owner, 'publishable', { name: 'matrix pub' });
+    const sec = await keys.create(owner, 'secret', { name: 'matrix sec' });
+    if (!pub.ok || !sec.ok) throw new Error('keys');
+    credentials = {
+      anonymous: null,
+      publishable: pub.value.secret,
+      secret: sec.value.secret,
+      owner: org.members.owner.token,
+      admin: org.members.admin.token,
+      developer: org.members.developer.token,
+      viewer: org.members.viewer.token,
+      other_org: other.members.owner.token,
+    };
+    validate = createResponseValidator(await (await fetch(`${server.url}/v1/openapi.json`)).json());
+  });
+  after(async () => {
+    await server.close();
+    await platform.close();
+    // Reported figure: routes × principals on this database.
+    console.log(`      authorization matrix: ${cells} cells`);
+  });
+
+  const ownerAuth = (): MemberAuth => ({ kind: 'member', userId: org.members.owner.userId, orgId: org.orgId, role: 'owner' });
+  async function freshKey(): Promise<{ id: string; unchanged: () => Promise<void> }> {
+    const created = await resolve(platform.container, 'KeyService').create(ownerAuth(), 'secret', { name: 'target' });
+    if (!created.ok) throw new Error(created.reason);
+    const id = created.value.key.id;
+    return {
+      id,
+      unchanged: async () => {
+        const row = await db().knex('api_keys').where({ id }).first();
+        expect(row).to.include({ name: 'target', revoked_at: null, expires_at: null });
+      },
+    };
+  }
+  async function freshMember(): Promise<{ userId: string; unchanged: () => Promise<void> }> {
+    const member = await addMember(platform, org.orgId, 'developer');
+    return {
+      userId: member.userId,
+      unchanged: async () => {
+        const row = await db().knex('memberships').where({ org_id: org.orgId, user_id: member.userId }).first();
+        expect(row?.role).to.equal('developer');
+      },
+    };
+  }
+  const orgName = async () => (await db().knex('organizations').where({ id: org.orgId }).first()).name as string;
+
+  const ROUTES: readonly RouteCase[] = [
+    { method: 'get', template: null, expected: open(200), prepare: async () => ({ url: '/healthz' }) },
+    { method: 'get', template: null, expected: open(200), prepare: async () => ({ url: '/readyz' }) },
+    { method: 'get', template: '/openapi.json', expected: open(200), prepare: async () => ({ url: '/v1/openapi.json' }) },
+    {
+      method: 'post',
+      template: '/auth/signup',
+      expected: open(201),
+      prepare: async (p, n) => ({ url: '/v1/auth/signup', body: { email: `matrix-signup-${p}-${n}-${Date.now()}@example.test`, password: 'matrix password' } }),
+    },
+    { method: 'post', template: '/auth/login', expected: open(200), prepare: async () => ({ url: '/v1/auth/login', body: { email: org.members.viewer.email, password: SEED_PASSWORD } }) },
+    { method: 'get', template: '/keys', expected: jwt(['owner', 'admin', 'developer'], 200, 200), prepare: async () => ({ url: '/v1/keys' }) },
+    { method: 'post', template: '/keys', expected: jwt(['owner', 'admin', 'developer'], 201, 201), prepare: async () => ({ url: '/v1/keys', body: { kind: 'publishable', name: 'matrix' } }) },
+    {
+      method: 'patch',
+      template: '/keys/{id}',
+      expected: jwt(['owner', 'admin', 'developer'], 200, 404),
+      prepare: async () => {
+        const key = await freshKey();
+        return { url: `/v1/keys/${key.id}`, body: { name: 'renamed' }, unchanged: key.unchanged };
+      },
+    },
+    {
+      method: 'post',
+      template: '/keys/{id}/rotate',
+      expected: jwt(['owner', 'admin', 'developer'], 201, 404),
+      prepare: async () => {
+        const key = await freshKey();
+        return { url: `/v1/keys/${key.id}/rotate`, body: { expire_previous_in_seconds: 60 }, unchanged: key.unchanged };
+      },
+    },
+    {
+      method: 'delete',
+      template: '/keys/{id}',
+      expected: jwt(['owner', 'admin', 'developer'], 204, 404),
+      prepare: async () => {
+        const key = await freshKey();
+        return { url: `/v1/keys/${key.id}`, unchanged: key.unchanged };
+      },
+    },
+    { method: 'get', template: '/usage', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/usage' }) },
+    { method: 'get', template: '/org', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/org' }) },
+    {
+      method: 'patch',
+      template: '/org',
+      expected: jwt(['owner', 'admin'], 200, 200),
+      prepare: async () => {
+        const before = await orgName();
+        return { url: '/v1/org', body: { name: 'matrix org' }, unchanged: async () => expect(await orgName()).to.equal(before) };
+      },
+    },
+    { method: 'get', template: '/org/members', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/org/members' }) },
+    {
+      method: 'post',
+      template: '/org/members',
+      expected: jwt(['owner', 'admin'], 201, 201),
+      prepare: async (p, n) => ({ url: '/v1/org/members', body: { email: `matrix-invite-${p}-${n}@example.test`, role: 'viewer' } }),
+    },
+    {
+      method: 'patch',
+      template: '/org/members/{user_id}',
+      expected: jwt(['owner', 'admin'], 200, 404),
+      prepare: async () => {
+        const member = await freshMember();
+        return { url: `/v1/org/members/${member.userId}`, body: { role: 'viewer' }, unchanged: member.unchanged };
+      },
+    },
+    {
+      method: 'delete',
+      template: '/org/members/{user_id}',
+      expected: jwt(['owner', 'admin'], 204, 404),
+      prepare: async () => {
+        const member = await freshMember();
+        return { url: `/v1/org/members/${member.userId}`, unchanged: member.unchanged };
+      },
+    },
+  ];
+
+  for (const route of ROUTES) {
+    const label = `${route.method.toUpperCase()} ${route.template === null ? '' : '/v1'}${route.template ?? (route.method === 'get' ? '(health)' : '')}`;
+    it(`answers ${label} for every principal exactly as the contract says`, async function () {
+      this.timeout(60_000);
+      const mismatches: string[] = [];
+      for (const [n, principal] of PRINCIPALS.entries()) {
+        const cell = await route.prepare(principal, n);
+        const token = credentials[principal];
+        const res = await fetch(`${server.url}${cell.url}`, {
+          method: route.method.toUpperCase(),
+          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(cell.body ? { 'content-type': 'application/json' } : {}) },
+          ...(cell.body ? { body: JSON.stringify(cell.body) } : {}),
+        });
+        const text = await res.text();
+        const body = text === '' ? undefined : JSON.parse(text);
+        cells++;
+        if (res.status !== route.expected[principal]) mismatches.push(`${principal}: ${res.status} ${text.slice(0, 160)} (expected ${route.expected[principal]})`);
+        expect(res.headers.get('request-id'), `${principal} Request-Id`).to.match(/^req_/);
+        if (route.template !== null) {
+          const problem = validate(route.method, route.template, res.status, body);
+          if (problem) mismatches.push(`${principal}: ${problem}`);
+        }
+        if (res.status >= 400) {
+          expect(body.error.request_id).to.equal(res.headers.get('request-id'));
+          await cell.unchanged?.();
+        }
+        if (principal === 'other_org' && route.expected.anonymous === 401 && res.status < 300 && body && typeof body === 'object') {
+          // acting on its own organisation, never ours
+          expect(JSON.stringify(body)).to.not.include(org.orgId);
+        }
+      }
+      expect(mismatches, mismatches.join('\n')).to.deep.equal([]);
+    });
+  }
+
+  it('refuses a key-shaped credential with a wrong checksum on every JWT route with invalid_api_key', async () => {
+    const body = KEY_PREFIXES.secret + 'A'.repeat(32);
+    const bad = body + 'ZZZZZZ';
+    for (const route of ROUTES.filter((r) => r.template && !['/openapi.json', '/auth/signup', '/auth/login'].includes(r.template))) {
+      const cell = await route.prepare('anonymous', 99);
+      const res = await fetch(`${server.url}${cell.url}`, { method: route.method.toUpperCase(), headers: { authorization: `Bearer ${bad}`, 'content-type': 'application/json' }, ...(cell.body ? { body: JSON.stringify(cell.body) } : {}) });
+      expect(res.status, `${route.method} ${route.template}`).to.equal(401);
+      expect((await res.json()).error.code).to.equal('invalid_api_key');
+      await cell.unchanged?.();
+    }
+  });
+});
