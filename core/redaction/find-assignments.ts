@@ -15,7 +15,9 @@ export const MAX_VALUE_CHARS = 512;
 const META_SUFFIX = /^(?:s|_?(?:count|limit|type|len|length|url|uri|endpoint|name|id|file|path|field|hint|policy|expir\w*|expires\w*|ttl|at|reset\w*|min|max|size|label|prompt|placeholder|required|format|mode|header|param\w*|index|usage|budget|window|strategy|rotation|manager|store|prefix|version|enabled|storage|provider|scope|audience|issuer|lifetime|validation|strength|confirm\w*|change\w*|forgot\w*|page|form|input|button|link|text|message|title|description|help|error))(?![A-Za-z0-9])/i;
 const SEPARATOR = /["'`]?[ \t]*(?::=|=>|==|[:=])[ \t]*/y;
 const SCHEME = /(?:bearer|basic|token|digest|bot|jwt|apikey)[ \t]+/iy;
-const UNQUOTED_VALUE = /[^\s'"`,;&<>(){}[\]]+/y;
+const UNQUOTED_VALUE = /[^\s'"`,;<>(){}[\]]{1,512}/y;
+/** In a URL query (`?token=…&lang=en`) '&' ends the value; elsewhere it may be part of a password. */
+const QUERY_VALUE = /[^\s'"`,;&<>(){}[\]#]{1,512}/y;
 
 /**
  * Every assignment has a ':' or '=' after its key, and those are rare in prose, so the scan jumps between them
@@ -43,6 +45,7 @@ function assignmentBefore(text: string, sep: number, out: Detection[]): number {
   while (k > 0 && keyEnd - k < MAX_KEY_CHARS && isKeyChar(text.charCodeAt(k - 1))) k--;
   if (k === keyEnd) return -1;
   const key = text.slice(k, keyEnd).toLowerCase();
+  const inQuery = k > 0 && (text[k - 1] === '?' || text[k - 1] === '&');
   KEY_WORD.lastIndex = 0;
   let word: RegExpExecArray | null;
   let credential: string | null = null;
@@ -54,10 +57,10 @@ function assignmentBefore(text: string, sep: number, out: Detection[]): number {
     credential = word[0];
   }
   if (credential === null) return -1;
-  return assignmentAt(text, keyEnd, credential, out);
+  return assignmentAt(text, keyEnd, credential, inQuery, out);
 }
 
-function assignmentAt(text: string, keyEnd: number, word: string, out: Detection[]): number {
+function assignmentAt(text: string, keyEnd: number, word: string, inQuery: boolean, out: Detection[]): number {
   SEPARATOR.lastIndex = keyEnd;
   const sep = SEPARATOR.exec(text);
   if (sep === null || sep[0].includes('==')) return -1;
@@ -68,7 +71,7 @@ function assignmentAt(text: string, keyEnd: number, word: string, out: Detection
     if (scheme) v += scheme[0].length;
   }
   const colon = sep[0].includes(':') && !sep[0].includes('=');
-  const value = valueAt(text, v);
+  const value = valueAt(text, v, inQuery ? QUERY_VALUE : UNQUOTED_VALUE);
   if (value === null) return -1;
   const [start, end, quoted] = value;
   if (!credentialLike(text.slice(start, end), colon && !quoted)) return -1;
@@ -82,7 +85,7 @@ function bearerAt(text: string, at: number, out: Detection[]): number {
   gap.lastIndex = at;
   const g = gap.exec(text);
   if (g === null) return -1;
-  const value = valueAt(text, at + g[0].length);
+  const value = valueAt(text, at + g[0].length, UNQUOTED_VALUE);
   if (value === null || value[2]) return -1;
   const [start, end] = value;
   const token = text.slice(start, end);
@@ -92,7 +95,7 @@ function bearerAt(text: string, at: number, out: Detection[]): number {
 }
 
 /** The value after a separator: quoted on one line, or a run of non-space, non-delimiter characters. */
-function valueAt(text: string, at: number): [number, number, boolean] | null {
+function valueAt(text: string, at: number, unquoted: RegExp): [number, number, boolean] | null {
   const q = text[at];
   if (q === '"' || q === "'" || q === '`') {
     let e = at + 1;
@@ -101,8 +104,8 @@ function valueAt(text: string, at: number): [number, number, boolean] | null {
     if (e >= limit || text[e] !== q || e === at + 1) return null;
     return [at + 1, e, true];
   }
-  UNQUOTED_VALUE.lastIndex = at;
-  const m = UNQUOTED_VALUE.exec(text);
+  unquoted.lastIndex = at;
+  const m = unquoted.exec(text);
   if (m === null) return null;
   let end = at + Math.min(m[0].length, MAX_VALUE_CHARS);
   // Sentence punctuation after a value ("password: hunter22.") is not part of it.

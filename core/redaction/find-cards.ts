@@ -20,9 +20,8 @@ export function findCards(text: string, out: Detection[]): void {
     const run = m[0];
     if (run.length < 12) continue;
     const start = m.index;
-    if (!isolated(text, start, start + run.length)) continue;
     const len = cardPrefixLength(run);
-    if (len === 0) continue;
+    if (len === 0 || !isolated(text, start, start + len)) continue;
     // Short numbers and numbers that are a URL or form parameter (`?id=6871…`) need a card word nearby.
     const parameter = start > 0 && '=?&#/'.includes(text[start - 1]!);
     if ((parameter || len - countSeparators(run, len) <= 13) && !SHORT_CARD_CONTEXT.test(text.slice(Math.max(0, start - SHORT_CARD_CONTEXT_CHARS), start))) continue;
@@ -35,7 +34,16 @@ export function findCards(text: string, out: Detection[]): void {
  * Prefixes matter because a card is often followed by its expiry or CVV ("4111 1111 1111 1111 12/27").
  */
 function cardPrefixLength(run: string): number {
-  for (let end = run.length; end >= 12; end = lastSeparatorBefore(run, end)) {
+  // Only the first 19 digits can belong to a card: start from the group boundary after them (bounded work on
+  // a megabyte-long digit run).
+  let end = run.length;
+  for (let i = 0, digits = 0; i < run.length; i++) {
+    if (run[i] !== ' ' && run[i] !== '-' && ++digits > 19) {
+      end = lastSeparatorBefore(run, i);
+      break;
+    }
+  }
+  for (; end >= 12; end = lastSeparatorBefore(run, end)) {
     const part = run.slice(0, end);
     const digits = part.replace(/[ -]/g, '');
     if (digits.length >= 12 && digits.length <= 19 && groupingLooksLikeCard(part, digits.length) && issuerFits(digits) && luhnValid(digits)) return end;
@@ -55,12 +63,14 @@ function countSeparators(run: string, end: number): number {
   return n;
 }
 
-/** Not glued to letters, other digits groups, decimals or identifiers (e.g. `v1.4111…`, `ID-4111…`). */
+/** Not glued to letters, decimals or identifiers (e.g. `v1.4111…`, `ID-4111…`, `…1111/x`); a prefix of a run is followed by its separator. */
 function isolated(text: string, start: number, end: number): boolean {
   const before = start > 0 ? text.charCodeAt(start - 1) : 32;
   const after = end < text.length ? text.charCodeAt(end) : 32;
   if (isWordish(before) || before === 46 /* . */ || before === 44 /* , */ || before === 45 /* - */ || before === 47 /* / */) return false;
-  if (isWordish(after) || after === 45 || after === 47) return false;
+  if (isWordish(after) || after === 47) return false;
+  if (after === 45 && end + 1 < text.length && !isDigit(text.charCodeAt(end + 1))) return false; // "…1111-abc"
+
   // A decimal or thousands continuation after the run ("…1111.50", "…1111,5") is a number, not a card.
   if ((after === 46 || after === 44) && end + 1 < text.length && isDigit(text.charCodeAt(end + 1))) return false;
   return true;

@@ -20,7 +20,7 @@ export interface PhoneCandidate {
   readonly raw: string;
 }
 
-const CANDIDATE = /(?<![\w+.\-/()])(?:\+|\(\+?)?\d[\d ().\-\u00a0]{4,24}\d(?:[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6})?(?![\w/%]|[-.,][\dXx])/g;
+const CANDIDATE = /(?<![\w+.\-/()])(?:\+|\(\+?)?\d[\d ().\-\u00a0]{4,24}\d(?:[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6})?(?![\w/%]|[-.,]?[\dXx]|[ \u00a0]\d)/g;
 /** Characters searched for a phone word before and after a candidate (defaults 40 and 16). */
 export const CONTEXT_BEFORE = 40;
 export const CONTEXT_AFTER = 16;
@@ -61,6 +61,7 @@ export function isPhoneShaped(c: PhoneCandidate): boolean {
   if (/^\(?(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{4})(?!\d)/.test(body)) return false; // dates
   if (/^\d{2,4}([./-])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])$|^(?:0?[1-9]|[12]\d|3[01])([./-])(?:0?[1-9]|1[0-2])\2\d{2,4}$/.test(body)) return false; // 104.11.16, 16.11.15
   if (/^\d+\.\d+$/.test(body)) return false;
+  if (/^\d{3,4}-\d{2}-\d{4}$/.test(body)) return false; // US SSN / licence layout, never a phone's
   // Phones use one separator between groups; runs of spaces or dots are table columns, times and lists.
   const seps = body.match(/[ \u00a0.\-]{2,}/g);
   if (seps !== null && seps.some((sep) => sep !== ' - ')) return false;
@@ -73,14 +74,17 @@ export function isPhoneShaped(c: PhoneCandidate): boolean {
   return true;
 }
 
-/** '(' only opens an area code at the start, or is the "(0)" trunk hint after a country code; all are closed. */
+/**
+ * '(' only opens an area code — at the start, or right after the country code of an international number
+ * ("+1 (415) …", "+41 (0)38 …") — and every one is closed.
+ */
 function parenthesesFit(body: string, international: boolean): boolean {
   let depth = 0;
   for (let i = 0; i < body.length; i++) {
     const ch = body[i];
     if (ch === '(') {
-      const trunk = international && body.startsWith('(0)', i);
-      if (depth > 0 || (i > 0 && !trunk && !(i === 1 && body[0] === '+'))) return false;
+      const afterCountryCode = international && /^\+?\d{1,3}[ \u00a0-]?$/.test(body.slice(0, i));
+      if (depth > 0 || (i > 0 && !afterCountryCode && !(i === 1 && body[0] === '+'))) return false;
       depth++;
     } else if (ch === ')') {
       if (depth === 0) return false;

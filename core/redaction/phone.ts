@@ -4,8 +4,8 @@ import type { Detection, Finder } from './types.js';
 
 /**
  * Phone numbers, validated with libphonenumber-js and its smallest ("min") metadata, which holds every region's
- * number lengths and leading-digit patterns (measured in docs/redaction.md: it finds as many numbers as "max",
- * at about half the size). This module is loaded lazily (loadRedactor) so the SDK's main bundle stays small.
+ * number lengths and leading-digit patterns (docs/redaction.md compares min, mobile and max: min finds as many
+ * numbers at about half the size of max). Loaded lazily (loadRedactor) so the SDK's main bundle stays small.
  */
 
 /** Regions tried for numbers written without a country code, in order (default: large markets on several continents). */
@@ -14,8 +14,15 @@ export const DEFAULT_PHONE_REGIONS: readonly CountryCode[] = [
   'AU', 'NZ', 'CA', 'MX', 'BR', 'AR', 'IN', 'JP', 'CN', 'TW', 'KR', 'ZA', 'RU', 'TR',
 ];
 
+/**
+ * Most libphonenumber-js parses per `redact` call (default 20,000, about 0.1 s). Only adversarial text has more
+ * phone-shaped numbers than that; past the budget, shapes that are phone-like by layout and context are masked
+ * without validation (over-masking rather than leaking).
+ */
+export const MAX_PHONE_PARSES = 20_000;
+
 export interface PhoneFinderOptions {
-  /** Regions for national-format numbers (default DEFAULT_PHONE_REGIONS); a page's own region first is fastest. */
+  /** Regions for national-format numbers (default DEFAULT_PHONE_REGIONS); the page's own region first is fastest. */
   readonly regions?: readonly CountryCode[];
 }
 
@@ -23,9 +30,17 @@ export interface PhoneFinderOptions {
 export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
   const regions = options.regions ?? DEFAULT_PHONE_REGIONS;
   return (text: string, out: Detection[]) => {
+    const verdicts = new Map<string, boolean>();
+    const budget = { parses: MAX_PHONE_PARSES };
     for (const c of phoneCandidates(text)) {
       if (!isPhoneShaped(c)) continue;
-      if (c.international ? internationalValid(c) : nationalValid(c, regions)) out.push({ start: c.start, end: c.end, kind: 'phone' });
+      const key = (c.international ? '+' : '') + c.normalized;
+      let valid = verdicts.get(key);
+      if (valid === undefined) {
+        valid = budget.parses <= 0 ? c.international || (c.formatted && c.context) : c.international ? internationalValid(c, budget) : nationalValid(c, regions, budget);
+        verdicts.set(key, valid);
+      }
+      if (valid) out.push({ start: c.start, end: c.end, kind: 'phone' });
     }
   };
 }
@@ -33,16 +48,18 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
 /** Phone finder with the default regions. */
 export const findPhones: Finder = createPhoneFinder();
 
-function internationalValid(c: PhoneCandidate): boolean {
-  // Any possible number behind an explicit country code: "+" plus a real calling code is a strong signal already.
+function internationalValid(c: PhoneCandidate, budget: { parses: number }): boolean {
+  // Any possible number behind an explicit country code: '+' and a real calling code are a strong signal already.
+  budget.parses--;
   const n = parsePhoneNumberFromString(c.normalized, { extract: false });
   return n !== undefined && n.isPossible();
 }
 
-function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[]): boolean {
+function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], budget: { parses: number }): boolean {
   // Without a phone word nearby, only number layouts typical of phones count (see phone-candidates.ts).
   if (!c.formatted && !c.context) return false;
   for (const region of regions) {
+    budget.parses--;
     const n = parsePhoneNumberFromString(c.normalized, { defaultCountry: region, extract: false });
     if (n !== undefined && n.isValid()) return true;
   }

@@ -1,0 +1,99 @@
+import type { RedactKind } from '../../../core/config/types.js';
+import { formatKey } from '../../../core/keys/key-format.js';
+
+/**
+ * Redaction fixtures walked by one loop in create-redactor.test.ts. A positive lists the exact values that must
+ * be masked (with the kind the region must carry); a negative must come back unchanged with redact: true.
+ * Secret-shaped values are assembled at run time so that no file in the repository holds a literal key.
+ */
+export interface Positive {
+  readonly name: string;
+  readonly text: string;
+  readonly masked: readonly (readonly [RedactKind, string])[];
+  /** The values are masked only because of their surroundings (a key name, a card or phone word). */
+  readonly contextual?: true;
+}
+export interface Negative { readonly name: string; readonly text: string }
+
+const j = (...parts: string[]) => parts.join('');
+const body = (n: number, seed = 7) => {
+  const alphabet = 'aB3cD4eF5gH6iJ7kL8mN9oP0qR1sT2uV';
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphabet[(i * seed + 3) % alphabet.length];
+  return s;
+};
+const kitSec = formatKey('secret', Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1));
+const kitPub = formatKey('publishable', Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1));
+const stripeLive = j('sk', '_live_', body(24));
+const stripeTest = j('sk', '_test_', body(30, 5));
+const stripeRestricted = j('rk', '_live_', body(24, 11));
+const stripePub = j('pk', '_live_', body(24));
+const ghp = j('gh', 'p_', body(36));
+const gho = j('gh', 'o_', body(36, 5));
+const ghu = j('gh', 'u_', body(36, 11));
+const ghs = j('gh', 's_', body(36, 13));
+const ghPat = j('github', '_pat_', body(22), '_', body(59, 5));
+const awsId = j('AK', 'IA', 'QWERTYUIOPASDFGH');
+const awsSecret = body(40, 9).replace(/a/g, '/');
+const google = j('AI', 'za', body(35, 3));
+const slack = j('xo', 'xb-', '123456789012-1234567890123-', body(24));
+const openai = j('sk', '-proj-', body(74), 'T3BlbkFJ', body(74, 5));
+const openaiLegacy = j('sk', '-', body(48, 3));
+const anthropic = j('sk', '-ant-api03-', body(93, 5), 'AA');
+const jwt = j('ey', 'JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'ey', 'JzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ', '.', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c');
+const pem = j('-----BEGIN ', 'RSA PRIVATE KEY-----\n', body(64), '\n', body(64, 5), '\n', body(20, 3), '==\n-----END RSA PRIVATE KEY-----');
+const bearer = body(40, 13);
+
+export const POSITIVES: readonly Positive[] = [
+  // secrets
+  { name: 'a kit_sec_ key in a server snippet', text: `KIT_SECRET_KEY=${kitSec}\n`, masked: [['secret', kitSec]] },
+  { name: 'a kit_sec_ key next to a kit_pub_ key', text: `pub ${kitPub} sec ${kitSec}.`, masked: [['secret', kitSec]] },
+  { name: 'Stripe live and test secret keys', text: `stripe.setKey("${stripeLive}"); // test: ${stripeTest}`, masked: [['secret', stripeLive], ['secret', stripeTest]] },
+  { name: 'a Stripe restricted key', text: `Restricted key ${stripeRestricted}, read-only.`, masked: [['secret', stripeRestricted]] },
+  { name: 'GitHub tokens of every prefix', text: `${ghp} ${gho}\n${ghu}, ${ghs}`, masked: [['secret', ghp], ['secret', gho], ['secret', ghu], ['secret', ghs]] },
+  { name: 'a GitHub fine-grained token', text: `token: "${ghPat}"`, masked: [['secret', ghPat]] },
+  { name: 'an AWS key pair in credentials format', text: `[default]\naws_access_key_id = ${awsId}\naws_secret_access_key = ${awsSecret}\n`, masked: [['secret', awsId], ['secret', awsSecret]] , contextual: true },
+  { name: 'a Google API key in a URL', text: `https://maps.example.com/api?key=${google}&q=Paris`, masked: [['secret', google]] },
+  { name: 'a Slack bot token', text: `SLACK_BOT_TOKEN=${slack}`, masked: [['secret', slack]] },
+  { name: 'OpenAI project and legacy keys', text: `OPENAI_API_KEY=${openai}\nold: ${openaiLegacy}`, masked: [['secret', openai], ['secret', openaiLegacy]] },
+  { name: 'an Anthropic key', text: `client = Anthropic(api_key="${anthropic}")`, masked: [['secret', anthropic]] },
+  { name: 'a JWT in prose', text: `The session cookie was ${jwt}.`, masked: [['secret', jwt]] },
+  { name: 'a PEM private key block', text: `key file:\n${pem}\nend of file`, masked: [['secret', pem]] },
+  { name: 'a PEM block cut off by truncation', text: `${pem.slice(0, 120)}`, masked: [['secret', pem.slice(0, 120)]] },
+  { name: 'an Authorization: Bearer header', text: `curl -H "Authorization: Bearer ${bearer}" https://api.example.com`, masked: [['secret', bearer]] , contextual: true },
+  { name: 'password= and secret= assignments', text: 'DB_PASSWORD=Tr0ub4dor&3x\nclient_secret=s3cr3tValue9', masked: [['secret', 'Tr0ub4dor&3x'], ['secret', 's3cr3tValue9']] , contextual: true },
+  { name: 'JSON and YAML credentials', text: '{"user": "ann", "password": "correct horse 42"}\nsmtp:\n  password: hunter22\n  api_token: Xy9_kLm2Qp', masked: [['secret', 'correct horse 42'], ['secret', 'hunter22'], ['secret', 'Xy9_kLm2Qp']] , contextual: true },
+  { name: 'a password in a connection URL', text: 'postgres://app:Pa55w0rdX@db.internal:5432/app', masked: [['secret', 'Pa55w0rdX']] , contextual: true },
+  { name: 'a token in a query string', text: 'https://example.com/reset?token=9f8e7d6c5b4a&lang=en', masked: [['secret', '9f8e7d6c5b4a']] , contextual: true },
+  // pii
+  { name: 'emails in prose and angle brackets', text: 'Write to jane.doe+kit@example.co.uk or <ops@sub.example.org>.', masked: [['email', 'jane.doe+kit@example.co.uk'], ['email', 'ops@sub.example.org']] },
+  { name: 'an internationalised email', text: 'Contact: josé.müller@bücher.de today', masked: [['email', 'josé.müller@bücher.de']] },
+  { name: 'Visa, Mastercard and Amex numbers in common layouts', text: 'Visa 4111 1111 1111 1111, MC 5500-0000-0000-0004, Amex 3782 822463 10005.', masked: [['card', '4111 1111 1111 1111'], ['card', '5500-0000-0000-0004'], ['card', '3782 822463 10005']] },
+  { name: 'a card followed by its expiry', text: 'Card: 4242 4242 4242 4242 12/27 CVC 123', masked: [['card', '4242 4242 4242 4242']] },
+  { name: 'a 19-digit and a 12-digit Maestro card', text: 'card 6759649826438453 and my maestro card 501864667909', masked: [['card', '6759649826438453'], ['card', '501864667909']] , contextual: true },
+  { name: 'IBANs compact, grouped and lower case', text: 'IBAN DE89370400440532013000; FR14 2004 1010 0505 0001 3M02 606; gb82west12345698765432.', masked: [['iban', 'DE89370400440532013000'], ['iban', 'FR14 2004 1010 0505 0001 3M02 606'], ['iban', 'gb82west12345698765432']] },
+  { name: 'a US SSN', text: 'SSN: 536-22-1234.', masked: [['ssn', '536-22-1234']] },
+  { name: 'international phone numbers', text: 'Call +44 20 7946 0958 or +1 (415) 555-2671, fax 0049 30 901820.', masked: [['phone', '+44 20 7946 0958'], ['phone', '+1 (415) 555-2671'], ['phone', '0049 30 901820']] },
+  { name: 'national phone numbers with a phone word', text: 'Tel: 030 901820\nMobile: 06 12 34 56 78\nphone (415) 555-2671 x204', masked: [['phone', '030 901820'], ['phone', '06 12 34 56 78'], ['phone', '(415) 555-2671 x204']] , contextual: true },
+  { name: 'a phone in Chinese text', text: '聯絡電話：03-584-7231', masked: [['phone', '03-584-7231']] , contextual: true },
+];
+
+const luhnBad = '4111 1111 1111 1112';
+export const NEGATIVES: readonly Negative[] = [
+  { name: 'a kit_pub_ key', text: `Kit.init({ apiKey: '${kitPub}', redact: true });` },
+  { name: 'Stripe publishable keys', text: `Stripe('${stripePub}'); publishableKey: "${j('pk', '_test_', body(30))}"` },
+  { name: 'a Luhn-invalid card-like number', text: `Card on file: ${luhnBad}; order 4111111111111112` },
+  { name: 'ISBNs', text: 'ISBN 978-0-14-301867-4 and ISBN 0-670-83298-7; see also 978-1-86940-214-3.' },
+  { name: 'a UUID and git SHAs', text: 'request 123e4567-e89b-42d3-a456-426614174000 at commit 3f2a9c1b7e4d5f6a8b9c0d1e2f3a4b5c6d7e8f90 (3f2a9c1)' },
+  { name: 'prices and quantities', text: 'Now $1,299.99 (was €1.499,00); 12 500 000 units; 2,111.72 -14.43 (-0.68%)' },
+  { name: 'dates and times', text: 'Published 2024-03-15, updated 15/03/2024 at 10:20, period 1985-1995, (2011-02-02), 104.11.16' },
+  { name: 'year lists and table columns', text: 'Versions:  00   01   02   03   04 ; 22 Dec 2016  651    22 Dec' },
+  { name: 'an IP address and a version', text: 'Server 192.168.100.200 runs v10.2.3.4 since build 20240315' },
+  { name: 'prose about passwords and tokens', text: 'The password field is required. A token is a unit of text. Her secretary booked it. max_tokens: 4096' },
+  { name: 'placeholders in config examples', text: 'password: ********\napi_key=<your key>\nAPI_TOKEN=${API_TOKEN}\nsecret: YOUR_SECRET' },
+  { name: 'hyphenated words after sk-', text: 'sk-learn, task-runner and .sk-fading-circle-container-inner are names' },
+  { name: 'retina asset names', text: 'icon@2x.png and logo@3x.webp' },
+  { name: 'an SSN in a never-issued range', text: 'ids 000-12-3456, 666-12-3456, 912-34-5678, 123-00-4567, 123-45-0000' },
+  { name: 'a bare number without phone context', text: 'Order number 10023456 shipped; population 8336817.' },
+  { name: 'an email-like npm scope and a mention', text: 'install @scope/pkg and ping @alice on chat' },
+];
