@@ -1,6 +1,6 @@
 import { tokenize } from '../text/tokenize.js';
 import { isStopword } from '../text/stopwords.js';
-import type { Language } from '../text/language.js';
+import { detectLanguage, type Language } from '../text/language.js';
 
 // Words that ask for the page as a whole ("summarise", "tl;dr", "résume", "zusammenfassen", "resumen", "总结").
 const INTENT = words(`summarise summarize summarising summarizing summarised summarized summary summaries sum tldr tl dr overview
@@ -35,18 +35,20 @@ function words(list: string): ReadonlySet<string> {
 }
 
 /**
- * True when the question asks about the page itself ("summarise this page", "what is this about?", "tl;dr",
+ * True when the question asks about the page itself (in the page's language `lang`, or one detected from it) ("summarise this page", "what is this about?", "tl;dr",
  * "de quoi parle cette page ?"): such questions pass the gate whatever the page's vocabulary.
  */
-export function isPageQuestion(question: string, lang: Language): boolean {
+export function isPageQuestion(question: string, lang: Language = 'en'): boolean {
   let intent = false;
   let about = false;
   let deictic = false;
-  for (const w of tokenize(question)) {
+  const words = tokenize(question);
+  const qLang = detectLanguage(words, lang);
+  for (const w of words) {
     if (INTENT.has(w)) intent = true;
     else if (ABOUT.has(w)) about = true;
     else if (DEICTIC.has(w)) deictic = true;
-    else if (FILLER.has(w) || isStopword(w, lang) || isStopword(w, 'en')) continue;
+    else if (FILLER.has(w) || isStopword(w, qLang) || isStopword(w, lang) || isStopword(w, 'en')) continue;
     else return false; // a word about something else: "summarise the refund policy" is a normal question
   }
   return intent || (about && deictic);

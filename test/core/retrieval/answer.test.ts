@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { answerQuestion } from '../../../core/retrieval/answer.js';
+import { createRetriever } from '../../../core/retrieval/retriever.js';
+import { buildCorpus } from '../../../core/text/corpus.js';
+import type { SourcePage } from '../../../core/sources.js';
+import pages from '../../fixtures/grounding/pages.json' with { type: 'json' };
+
+const P = pages as Record<string, SourcePage>;
+const retriever = createRetriever(buildCorpus([P['bakery']!, P['lyon']!, P['tokyo']!]));
+
+const CASES: [question: string, expectedSentence: RegExp, page: string][] = [
+  ['How much does the Family plan cost?', /Family plan costs \$29/, 'bakery'],
+  ['When are refunds issued?', /Refunds are issued within five business days/, 'bakery'],
+  ['Where does the flour come from?', /Willamette Valley/, 'bakery'],
+  ['Why is gluten-free bread not available?', /Gluten-free bread is not available/, 'bakery'],
+  ['Quand le Vieux Lyon a-t-il été inscrit au patrimoine mondial ?', /depuis 1998/, 'lyon'],
+  ['Qui a fait connaître la cuisine lyonnaise ?', /Paul Bocuse/, 'lyon'],
+  ['東京タワーの高さは？', /333メートル/, 'tokyo'],
+];
+
+describe('answerQuestion', () => {
+  for (const [q, re, page] of CASES) {
+    it(`quotes the answering sentence and cites its page when asked "${q}"`, () => {
+      const out = answerQuestion(retriever, q);
+      expect(out.ok, JSON.stringify(out)).to.equal(true);
+      if (!out.ok) return;
+      expect(out.value.text).to.match(re);
+      expect(out.value.sentences[0]!.text).to.equal(out.value.text);
+      expect(out.value.citations).to.deep.equal([{ url: P[page]!.url, title: P[page]!.title }]);
+    });
+  }
+
+  it('returns up to three ranked candidates, best first', () => {
+    const out = answerQuestion(retriever, 'What does the Starter plan include?');
+    expect(out.ok).to.equal(true);
+    if (!out.ok) return;
+    expect(out.value.sentences.length).to.be.within(1, 3);
+    const scores = out.value.sentences.map((s) => s.score);
+    expect([...scores].sort((a, b) => b - a)).to.deep.equal(scores);
+  });
+
+  it('is not_found when no word of the question is in the pages', () => {
+    expect(answerQuestion(retriever, 'Who won the football match yesterday?')).to.deep.include({ ok: false, code: 'not_found' });
+    expect(answerQuestion(retriever, '')).to.deep.include({ ok: false, code: 'not_found' });
+  });
+
+  it('is not_found when the best passage holds too little of the question', () => {
+    const out = answerQuestion(retriever, 'Which Bavarian football club signed the Brazilian striker for the cake?');
+    expect(out).to.deep.include({ ok: false, code: 'not_found' });
+  });
+
+  it('never throws when asked anything', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 100 }), (q) => {
+      const out = answerQuestion(retriever, q);
+      if (out.ok) expect(out.value.citations).to.have.length(1);
+    }), { numRuns: 200 });
+  });
+});

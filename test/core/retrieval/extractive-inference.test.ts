@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { createExtractiveInference, DEFAULT_NOT_FOUND_MESSAGE, EXTRACTIVE_MODEL } from '../../../core/retrieval/extractive-inference.js';
+import type { InferenceEvent, InferenceRequest } from '../../../core/ports/inference.port.js';
+import type { SourcePage } from '../../../core/sources.js';
+import pages from '../../fixtures/grounding/pages.json' with { type: 'json' };
+
+const P = pages as Record<string, SourcePage>;
+const request = (question: string, extra: Partial<InferenceRequest> = {}): InferenceRequest => ({
+  question, history: [], sources: [P['lyon']!, P['bakery']!], ...extra,
+});
+async function collect(it: AsyncIterable<InferenceEvent>): Promise<InferenceEvent[]> {
+  const out: InferenceEvent[] = [];
+  for await (const e of it) out.push(e);
+  return out;
+}
+
+describe('createExtractiveInference', () => {
+  it('streams the answer as deltas, cites the 1-based source, then ends with done and usage', async () => {
+    const engine = createExtractiveInference();
+    expect(engine.model).to.equal(EXTRACTIVE_MODEL);
+    const events = await collect(engine.answer(request('How much does the Family plan cost?')));
+    const deltas = events.filter((e) => e.type === 'delta');
+    expect(deltas.length).to.be.greaterThan(3);
+    const text = deltas.map((e) => (e as { text: string }).text).join('');
+    expect(text).to.match(/Family plan costs \$29/);
+    expect(events.filter((e) => e.type === 'citation')).to.deep.equal([{ type: 'citation', index: 2 }]);
+    const done = events.at(-1)!;
+    expect(done.type).to.equal('done');
+    if (done.type !== 'done') return;
+    expect(done.finishReason).to.equal('stop');
+    expect(done.usage.outputTokens).to.equal(Math.ceil(text.length / 4));
+    expect(done.usage.inputTokens).to.be.greaterThan(200);
+  });
+
+  it('says it could not find the answer, without citation, when nothing matches', async () => {
+    const events = await collect(createExtractiveInference().answer(request('Who won the football match yesterday?')));
+    expect(events.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('')).to.equal(DEFAULT_NOT_FOUND_MESSAGE);
+    expect(events.some((e) => e.type === 'citation')).to.equal(false);
+    expect(events.at(-1)!.type).to.equal('done');
+  });
+
+  it('uses a custom not-found message when given one', async () => {
+    const events = await collect(createExtractiveInference({ notFoundMessage: 'Nope.' }).answer(request('football?')));
+    expect(events[0]).to.deep.equal({ type: 'delta', text: 'Nope.' });
+  });
+
+  it('stops with finish_reason length when maxOutputTokens is smaller than the answer', async () => {
+    const events = await collect(createExtractiveInference().answer(request('How much does the Family plan cost?', { maxOutputTokens: 3 })));
+    const done = events.at(-1)!;
+    expect(done).to.deep.include({ type: 'done', finishReason: 'length' });
+    const text = events.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('');
+    expect(text.length).to.be.at.most(12);
+  });
+
+  it('throws the abort reason when the signal is already aborted', async () => {
+    const ac = new AbortController();
+    ac.abort(new Error('stop'));
+    let caught: unknown;
+    try { await collect(createExtractiveInference().answer(request('How much?', { signal: ac.signal }))); } catch (e) { caught = e; }
+    expect((caught as Error).message).to.equal('stop');
+  });
+
+  it('answers follow-up questions about the same sources from one index', async () => {
+    const engine = createExtractiveInference();
+    const a = await collect(engine.answer(request('When are refunds issued?')));
+    const b = await collect(engine.answer(request('Où se trouve le Vieux Lyon ?')));
+    expect(a.find((e) => e.type === 'citation')).to.deep.equal({ type: 'citation', index: 2 });
+    expect(b.find((e) => e.type === 'citation')).to.deep.equal({ type: 'citation', index: 1 });
+  });
+});

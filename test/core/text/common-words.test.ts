@@ -1,0 +1,22 @@
+import { expect } from 'chai';
+import { commonRank } from '../../../core/text/common-words.js';
+import { stemmerFor } from '../../../core/text/stem.js';
+
+describe('commonRank', () => {
+  const en = stemmerFor('en');
+  it('ranks everyday words before topical ones when given English stems', () => {
+    expect(commonRank(en('time'), 'en')).to.be.lessThan(commonRank(en('parliament'), 'en'));
+    expect(commonRank(en('parliament'), 'en')).to.be.lessThan(Infinity);
+  });
+
+  it('gives Infinity to words outside the list', () => {
+    expect(commonRank(en('huguenots'), 'en')).to.equal(Infinity);
+    expect(commonRank('東京', 'ja')).to.equal(Infinity);
+  });
+
+  it('knows the five required languages', () => {
+    for (const [lang, word] of [['fr', 'maison'], ['de', 'haus'], ['es', 'casa'], ['pt', 'casa']] as const) {
+      expect(commonRank(stemmerFor(lang)(word), lang), `${lang} ${word}`).to.be.lessThan(5_001);
+    }
+  });
+});
