@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildGroundedMessages, createOpenAiCompatibleInference, type OpenAiCompatibleInferenceOptions } from '../../../adapters/node/openai-compatible-inference.js';
+import { createOpenAiCompatibleInference, type OpenAiCompatibleInferenceOptions } from '../../../adapters/node/openai-compatible-inference.js';
 import { isKitError, type KitError } from '../../../core/errors/index.js';
 import type { InferenceEvent, InferenceRequest } from '../../../core/ports/inference.port.js';
 import { FakeOpenAiServer } from '../../fakes/openai-compatible-server.js';
@@ -53,16 +53,32 @@ describe('createOpenAiCompatibleInference', () => {
     expect(messages[3]?.content).to.equal('How much is Pro?');
   });
 
+  it('trims the sources to the configured context window', async () => {
+    fake.script = { steps: [{ finish: 'stop' }, { done: true }] };
+    const long = { ...REQUEST, sources: [{ url: 'https://example.com/a', title: 'A', text: 'word '.repeat(20_000) }] };
+    await collect(make({ contextWindowTokens: 2048, maxOutputTokens: 256 }).answer(long));
+    const sent = fake.calls[0]?.body.messages as Array<{ content: string }>;
+    expect(sent.map((m) => m.content).join('').length).to.be.below(2048 * 3);
+  });
+
+  it('drops a marker that names no source and keeps the rest', async () => {
+    fake.script = { steps: [{ content: 'Yes [7] and [2].' }, { finish: 'stop' }, { done: true }] };
+    const { events } = await collect(make().answer(REQUEST));
+    expect(text(events)).to.equal('Yes  and [2].');
+    expect(events.filter((e) => e.type === 'citation')).to.deep.equal([{ type: 'citation', index: 2 }]);
+  });
+
   it('streams deltas and citations and reports the usage of the final chunk', async () => {
     fake.script = {
       steps: [{ content: 'Pro costs' }, { content: ' $20 [' }, { content: '1' }, { content: '] per month' }, { content: '.' }, { finish: 'stop' }, { usage: { prompt_tokens: 123, completion_tokens: 9 } }, { done: true }],
     };
     const { events, error } = await collect(make().answer(REQUEST));
     expect(error).to.equal(undefined);
-    expect(text(events)).to.equal('Pro costs $20 per month.');
+    // Markers stay in the text as [n] (like the local engine); the split "[", "1", "]" comes out whole.
+    expect(text(events)).to.equal('Pro costs $20 [1] per month.');
     expect(events.filter((e) => e.type === 'citation')).to.deep.equal([{ type: 'citation', index: 1 }]);
     const citationAt = events.findIndex((e) => e.type === 'citation');
-    expect(text(events.slice(0, citationAt))).to.equal('Pro costs $20');
+    expect(text(events.slice(0, citationAt))).to.equal('Pro costs $20 [1]');
     expect(events.at(-1)).to.deep.equal({ type: 'done', finishReason: 'stop', usage: { inputTokens: 123, outputTokens: 9 } });
     expect(fake.calls[0]?.clientClosed).to.equal(false);
   });
@@ -75,7 +91,8 @@ describe('createOpenAiCompatibleInference', () => {
     if (done?.type !== 'done') return;
     expect(done.finishReason).to.equal('length');
     expect(done.usage.outputTokens).to.equal(10);
-    const prompt = buildGroundedMessages(REQUEST).map((m) => m.content).join('\n');
+    const sent = fake.calls[0]?.body.messages as Array<{ content: string }>;
+    const prompt = sent.map((m) => m.content).join('\n');
     expect(done.usage.inputTokens).to.equal(Math.ceil(prompt.length / 4));
   });
 
@@ -180,7 +197,7 @@ describe('createOpenAiCompatibleInference', () => {
     fake.script = { steps: [{ raw: 'data: {"choices":[{"index":0,"delta":{"content":"Hi [2]"},"finish_reason":null}]}\r\n\r\n' }, { finish: 'stop' }, { done: true }] };
     const { events } = await collect(createOpenAiCompatibleInference({ baseUrl, model: 'llama' }).answer(REQUEST));
     expect(fake.calls[0]?.headers.authorization).to.equal(undefined);
-    expect(text(events)).to.equal('Hi');
+    expect(text(events)).to.equal('Hi [2]');
     expect(events.filter((e) => e.type === 'citation')).to.deep.equal([{ type: 'citation', index: 2 }]);
   });
 });
