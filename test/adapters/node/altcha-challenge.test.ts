@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { solveChallenge } from 'altcha-lib/v1';
 import { createAltchaChallenge } from '../../../adapters/node/altcha-challenge.js';
 import { createMemoryReplayStore } from '../../../adapters/node/memory-replay-store.js';
+import { createAltchaSolver } from '../../../adapters/remote/altcha-solver.js';
 import type { AltchaChallenge, BotChallengeOutcome, BotChallengePort } from '../../../core/ports/bot-challenge.port.js';
 
 const ORIGIN = 'https://shop.example.com';
@@ -50,6 +51,12 @@ describe('createAltchaChallenge', () => {
     expect(second.ok).to.equal(false);
     expect(failure(second)).to.equal('replayed');
     expect(second.ok ? null : second.code).to.equal('challenge_failed');
+  });
+
+  it("accepts the SDK solver's solution when the browser SDK solves the issued challenge", async () => {
+    const port = createAltchaChallenge({ hmacKey: HMAC_KEY, replayStore: createMemoryReplayStore() }); // default maxNumber
+    const solution = await createAltchaSolver({ worker: false })(await issued(port));
+    expect((await port.verify(solution, { origin: ORIGIN })).ok).to.equal(true);
   });
 
   it('refuses a solution replayed on another replica when both share the replay store', async () => {
