@@ -3,7 +3,7 @@ import type { InferenceEvent, InferencePort, InferenceRequest, TokenUsage } from
 import { readSse } from '../remote/sse-reader.js';
 import { createCitationMarkerParser } from '../../core/answer/citation-markers.js';
 // The same grounded prompt as the local engine, so an answer reads and cites alike in both modes.
-import { buildGroundedMessages, type PromptMessage } from '../webllm/grounded-prompt.js';
+import { buildGroundedMessages, type PromptMessage } from '../../core/answer/grounded-prompt.js';
 
 /** Time budgets of one upstream call, in milliseconds. */
 export interface InferenceTimeouts {

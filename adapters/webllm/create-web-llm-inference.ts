@@ -3,7 +3,7 @@ import { isKitError, KitError } from '../../core/errors/index.js';
 import type { InferenceEvent, InferencePort, InferenceRequest } from '../../core/ports/inference.port.js';
 import { createCitationMarkerParser } from '../../core/answer/citation-markers.js';
 import { acquireEngine, evictEngine } from './engine-cache.js';
-import { buildGroundedMessages } from './grounded-prompt.js';
+import { buildGroundedMessages } from '../../core/answer/grounded-prompt.js';
 import type { EngineLoader, LoadProgress, LocalChatEngine } from './local-engine.js';
 import { WEBLLM_MODELS, webLlmModelId } from './model-catalog.js';
 import { createWebLlmLoader, type WebLlmLoaderOptions } from './web-llm-loader.js';

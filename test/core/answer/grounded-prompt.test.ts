@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { buildGroundedMessages, CHARS_PER_TOKEN, PROMPT_OVERHEAD_TOKENS } from '../../../adapters/webllm/grounded-prompt.js';
+import { buildGroundedMessages, CHARS_PER_TOKEN, PROMPT_OVERHEAD_TOKENS } from '../../../core/answer/grounded-prompt.js';
 import type { InferenceRequest } from '../../../core/ports/inference.port.js';
 
 const page = (i: number, text: string) => ({ url: `https://shop.example/p${i}`, title: `Page ${i}`, text });

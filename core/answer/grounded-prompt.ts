@@ -1,4 +1,4 @@
-import type { InferenceRequest } from '../../core/ports/inference.port.js';
+import type { InferenceRequest } from '../ports/inference.port.js';
 
 /** A chat message in the shape WebLLM's (OpenAI-style) chat completions take. */
 export interface PromptMessage {
