@@ -3,10 +3,8 @@ import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
-
-const CHROMIUM = process.env.KIT_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium, newTestPage } from '../../support/chromium.js';
 
 async function listen(server: Server, host: string): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
@@ -28,7 +26,7 @@ describe('createFetchPageFetcher (Chromium)', function () {
   const foreignSeen: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) return this.skip();
+    if (!existsSync(CHROMIUM_PATH)) return this.skip();
     foreign = createServer((req, res) => { foreignSeen.push(req.url ?? ''); res.end('<p>foreign</p>'); });
     foreignOrigin = await listen(foreign, 'localhost');
     site = createServer((req, res) => {
@@ -47,8 +45,8 @@ describe('createFetchPageFetcher (Chromium)', function () {
     const bundle = await build({
       entryPoints: ['adapters/browser/fetch-page-fetcher.ts'], bundle: true, format: 'iife', globalName: 'KitFetch', write: false, target: 'es2022',
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    page = await browser.newPage();
+    browser = await launchChromium();
+    page = await newTestPage(browser);
     await page.goto(`${siteOrigin}/`);
     await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   });
