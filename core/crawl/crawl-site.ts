@@ -35,11 +35,12 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const live = options.livePage && liveUrl !== null && options.livePage.text.trim() !== '' ? { ...options.livePage, url: liveUrl } : null;
   if (options.livePage && live === null) log.skip(liveUrl!, 'empty');
 
-  const candidates = await planCrawl({
+  const target = Math.max(0, Math.min(context.maxPages, MAX_PAGES) - (live ? 1 : 0));
+  // With no page left to fetch (maxPages 1 and the live page), even the sitemap is not worth a request.
+  const candidates = target === 0 ? [] : await planCrawl({
     pageUrl, origin, context, fetcher: options.fetcher, limits, log, liveUrl, signal,
   });
 
-  const target = Math.max(0, Math.min(context.maxPages, MAX_PAGES) - (live ? 1 : 0));
   const fetched: Fetched[] = [];
   const seenFinal = new Set<string>(liveUrl !== null ? [liveUrl] : []);
   let keptChars = live ? Math.min(live.text.length, context.maxCharsPerPage) : 0;

@@ -272,6 +272,13 @@ describe('crawlSite', () => {
     expect(result.pages).to.deep.equal([{ url: PAGE, title: 'S', text: 'Live text.' }]);
   });
 
+  it('makes no request when maxPages is 1 and the live page fills it', async () => {
+    const fetcher = new FakePageFetcher({ ...site(1), [`${O}/sitemap.xml`]: xml(urlset(['/p0'])) });
+    const result = await crawl(fetcher, context({ maxPages: 1 }), { livePage: { url: PAGE, title: 'S', text: 'Live text.' } });
+    expect(fetcher.requests).to.deep.equal([]);
+    expect(result.pages.map((p) => p.url)).to.deep.equal([PAGE]);
+  });
+
   it('passes credentials, timeout and byte cap through to every fetch', async () => {
     const fetcher = new FakePageFetcher({ ...site(1), [`${O}/sitemap.xml`]: xml(urlset(['/p0'])) });
     await crawl(fetcher, context({ credentials: 'same-origin', fetchTimeoutMs: 1234 }), { limits: { maxPageBytes: 777 } });
