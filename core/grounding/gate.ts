@@ -4,7 +4,7 @@ import { commonRank } from '../text/common-words.js';
 import { detectLanguage } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
-import { isPageQuestion } from './page-question.js';
+import { isPageQuestionWords } from './page-question.js';
 
 /**
  * Tunables of the gate, with their defaults. The evidence model is documented in docs/grounding.md; the
@@ -60,7 +60,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
-  if (isPageQuestion(question, qLang)) return { grounded: true, matched: [], reason: 'page_question' };
+  if (isPageQuestionWords(words, lang, qLang)) return { grounded: true, matched: [], reason: 'page_question' };
 
   const content: ContentWord[] = [];
   const seen = new Set<string>();
@@ -101,12 +101,14 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
  */
 function namesIn(question: string): ReadonlySet<string> {
   const ws = question.trim().split(/\s+/);
-  const caps = ws.filter((w) => /^\p{Lu}/u.test(w));
-  if (caps.length * 2 > ws.length) return new Set();
+  const caps: string[] = [];
+  for (let i = 0; i < ws.length; i++) if (UPPER_START.test(ws[i]!)) caps.push(i === 0 ? '' : ws[i]!);
   const out = new Set<string>();
-  for (const w of ws.slice(1)) if (/^\p{Lu}/u.test(w)) for (const t of tokenize(w)) out.add(t);
+  if (caps.length * 2 > ws.length) return out;
+  for (const w of caps) if (w !== '') for (const t of tokenize(w)) out.add(t);
   return out;
 }
+const UPPER_START = /^\p{Lu}/u;
 
 // Single letters and 1–2 digit numbers ("3", "25") appear on every page: they say nothing about its topic.
 function isNoise(w: string): boolean {
@@ -127,17 +129,23 @@ function rankOf(term: string, word: string, lang: Corpus['language']): number {
 function bestPassageEvidence(corpus: Corpus, content: readonly ContentWord[]): number {
   const n = corpus.passages.length;
   if (n === 0) return 0;
-  const score = new Map<number, number>();
+  let score = scratch.get(corpus);
+  if (!score) { score = new Float64Array(n); scratch.set(corpus, score); }
+  const touched: number[] = [];
   let best = 0;
   for (const c of content) {
     if (c.id === undefined) continue;
-    const list = corpus.postings[c.id]!;
+    const list = corpus.passagesWith(c.id);
     const idf = Math.log(1 + n / list.length);
-    for (const p of list) {
-      const s = (score.get(p) ?? 0) + idf;
-      score.set(p, s);
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
+      if (score[p] === 0) touched.push(p);
+      const s = (score[p]! += idf);
       if (s > best) best = s;
     }
   }
+  for (const p of touched) score[p] = 0;
   return best;
 }
+// One score array per corpus, reused by every decision (the gate is synchronous, so never shared mid-use).
+const scratch = new WeakMap<Corpus, Float64Array>();

@@ -39,11 +39,15 @@ function words(list: string): ReadonlySet<string> {
  * "de quoi parle cette page ?"): such questions pass the gate whatever the page's vocabulary.
  */
 export function isPageQuestion(question: string, lang: Language = 'en'): boolean {
+  const words = tokenize(question);
+  return isPageQuestionWords(words, lang, detectLanguage(words, lang));
+}
+
+/** {@link isPageQuestion} over already normalised words, with the question's language `qLang` known. */
+export function isPageQuestionWords(words: readonly string[], lang: Language, qLang: Language): boolean {
   let intent = false;
   let about = false;
   let deictic = false;
-  const words = tokenize(question);
-  const qLang = detectLanguage(words, lang);
   for (const w of words) {
     if (INTENT.has(w)) intent = true;
     else if (ABOUT.has(w)) about = true;

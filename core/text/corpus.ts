@@ -54,8 +54,8 @@ export interface Corpus {
   readonly documentFrequency: Int32Array;
   /** By term id: occurrences in the pages' text. */
   readonly termFrequency: Int32Array;
-  /** By term id: the passages containing it (titles count for the page's first passage), ascending. */
-  readonly postings: readonly (readonly number[])[];
+  /** The passages containing term `id` (titles count for the page's first passage), ascending. */
+  passagesWith(id: number): Int32Array;
   /** Number of words (tokens) in the pages' text. */
   readonly tokenCount: number;
   /** By page: the term ids of its title. */
@@ -158,11 +158,22 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
   const df = new Int32Array(nTerms);
   const tf = new Int32Array(nTerms);
   const lastSeen = new Int32Array(nTerms).fill(-1);
-  const postings: number[][] = Array.from({ length: nTerms }, () => []);
   for (let pi = 0; pi < passages.length; pi++) {
     for (let i = pRanges[2 * pi]!, end = pRanges[2 * pi + 1]!; i < end; i++) {
       const id = buf[i]!;
-      if (lastSeen[id] !== pi) { lastSeen[id] = pi; df[id]!++; postings[id]!.push(pi); }
+      if (lastSeen[id] !== pi) { lastSeen[id] = pi; df[id]!++; }
+    }
+  }
+  // Passage postings as compressed sparse rows: offsets by term, then the passage ids, no array per term.
+  const start = new Int32Array(nTerms + 1);
+  for (let id = 0; id < nTerms; id++) start[id + 1] = start[id]! + df[id]!;
+  const fill = start.slice(0, nTerms);
+  const post = new Int32Array(start[nTerms]!);
+  lastSeen.fill(-1);
+  for (let pi = 0; pi < passages.length; pi++) {
+    for (let i = pRanges[2 * pi]!, end = pRanges[2 * pi + 1]!; i < end; i++) {
+      const id = buf[i]!;
+      if (lastSeen[id] !== pi) { lastSeen[id] = pi; post[fill[id]!++] = pi; }
     }
   }
   let tokenCount = 0;
@@ -182,7 +193,7 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
     terms,
     documentFrequency: df,
     termFrequency: tf,
-    postings,
+    passagesWith: (id: number) => post.subarray(start[id]!, start[id + 1]!),
     tokenCount,
     titleTerms: pages.map((_, p) => buf.subarray(titleRanges[2 * p]!, titleRanges[2 * p + 1]!)),
     passageTerms: (i: number) => buf.subarray(pRanges[2 * i]!, pRanges[2 * i + 1]!),

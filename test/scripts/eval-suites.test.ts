@@ -16,7 +16,7 @@ describe('npm run eval -- grounding', function () {
     expect(r.status, r.stderr).to.equal(0);
     // 5 answerable cases, one refused because it asks min_matches 2 with one content word; 3 off-topic, all refused.
     expect(lastLine(r.stdout)).to.deep.equal({ n: 8, accuracy: 0.875, balanced_accuracy: 0.9, false_refusal_rate: 0.2, off_topic_acceptance_rate: 0 });
-    expect(r.stderr).to.match(/µs per decision/);
+    expect(r.stderr).to.match(/µs CPU per decision/);
   });
 });
 

@@ -34,7 +34,7 @@ describe('buildCorpus', () => {
     const loaf = corpus.vocabulary.get('loav'); // Porter: loaves → loav
     expect(loaf).to.be.a('number');
     expect(corpus.documentFrequency[loaf!]).to.be.within(1, corpus.passages.length);
-    expect(corpus.postings[loaf!]).to.have.length(corpus.documentFrequency[loaf!]!);
+    expect([...corpus.passagesWith(loaf!)]).to.have.length(corpus.documentFrequency[loaf!]!);
     expect(corpus.tokenCount).to.equal(corpus.sentences.reduce((n, s) => n + s.terms.length, 0));
   });
 

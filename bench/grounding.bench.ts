@@ -1,0 +1,92 @@
+/**
+ * Grounding gate: decision time on a 100-page corpus (the 646 SQuAD paragraphs grouped into 100 pages, 540 kB),
+ * Kit's checkGrounding beside (a) a plain word-overlap gate — a Set of the pages' lower-cased words minus English
+ * stopwords, pass on ≥ 1 shared word (the shared data's reference baseline) — and (b) a MiniSearch query over the
+ * same pages (pass when it returns a hit). Quality on the eval's setting in the same run: each article one page, its
+ * answerable questions expected to pass, the same questions against every other article expected to be refused.
+ * Times are process CPU time, the minimum over repeated passes.  Run: npm run bench -- grounding
+ * (writes .tmp/bench-core-text-grounding.md)
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import MiniSearch from 'minisearch';
+import { stopwords } from '@orama/stopwords/english';
+import { loadSquad } from '../scripts/eval/build-squad-cases.js';
+import { buildCorpus, type Corpus } from '../core/text/index.js';
+import { checkGrounding } from '../core/grounding/index.js';
+
+const SHARED = resolve(process.env.KIT_SHARED_EVAL ?? '../shared/eval');
+const file = join(SHARED, 'squad', 'dev-v2.0.cs224n-half.json');
+const articles = loadSquad(file);
+const raw = JSON.parse(readFileSync(file, 'utf8')) as { data: { title: string; paragraphs: { context: string }[] }[] };
+const paragraphs = raw.data.flatMap((a) => a.paragraphs.map((p) => ({ title: a.title.replace(/_/g, ' '), text: p.context })));
+const pages = Array.from({ length: 100 }, (_, i) => {
+  const part = paragraphs.filter((_, k) => k % 100 === i);
+  return { url: `https://wiki.example/page/${i}`, title: part[0]!.title, text: part.map((p) => p.text).join('\n\n') };
+});
+const questions = articles.flatMap((a) => a.questions.map((q) => q.question));
+
+const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+function minPass(fn: () => void, budget = 2_000): number {
+  fn();
+  let best = Infinity;
+  let spent = 0;
+  while (spent < budget) {
+    const t = cpuMs();
+    fn();
+    const d = cpuMs() - t;
+    best = Math.min(best, d);
+    spent += d;
+  }
+  return best;
+}
+
+// (a) The reference word-overlap gate.
+const STOP = new Set(stopwords);
+const words = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const overlapGate = (vocab: ReadonlySet<string>) => (q: string): boolean => words(q).some((w) => !STOP.has(w) && vocab.has(w));
+
+const corpus = buildCorpus(pages);
+const vocab = new Set(pages.flatMap((p) => words(p.title + ' ' + p.text)));
+const gate = overlapGate(vocab);
+const mini = new MiniSearch({ fields: ['title', 'text'] });
+mini.addAll(pages.map((p, id) => ({ id, ...p })));
+
+const perDecision = (fn: (q: string) => unknown): number => (minPass(() => { for (const q of questions) fn(q); }) * 1000) / questions.length;
+const usKit = perDecision((q) => checkGrounding(corpus, q));
+const usOverlap = perDecision(gate);
+const usMini = perDecision((q) => mini.search(q).length > 0);
+const buildKit = minPass(() => { buildCorpus(pages); });
+
+// Quality, eval setting: every (question, article) pair.
+const corpora: Corpus[] = articles.map((a) => buildCorpus([{ url: a.title, title: '', text: a.page }]));
+const vocabs = articles.map((a) => new Set(words(a.page)));
+function rates(pass: (article: number, q: string) => boolean): { ba: number; frr: number; far: number } {
+  let on = 0, fr = 0, off = 0, fa = 0;
+  articles.forEach((a, i) => {
+    for (const { question } of a.questions) {
+      for (let j = 0; j < articles.length; j++) {
+        const ok = pass(j, question);
+        if (i === j) { on++; if (!ok) fr++; } else { off++; if (ok) fa++; }
+      }
+    }
+  });
+  return { ba: 1 - (fr / on + fa / off) / 2, frr: fr / on, far: fa / off };
+}
+const qKit = rates((j, q) => checkGrounding(corpora[j]!, q).grounded);
+const qOverlap = rates((j, q) => overlapGate(vocabs[j]!)(q));
+
+const f = (x: number, d = 1): string => x.toFixed(d);
+const pct = (x: number): string => `${f(x * 100)} %`;
+const rows = [
+  '| metric | Kit | reference | ratio |',
+  '|---|---|---|---|',
+  `| decision time, 100-page corpus, µs CPU per question (${questions.length}) | ${f(usKit, 2)} | word-overlap Set ${f(usOverlap, 2)} / MiniSearch query ${f(usMini, 2)} | ${f(usKit / usOverlap, 1)}× slower / ${f(usMini / usKit, 1)}× faster |`,
+  `| corpus build for the gate, 100 pages, ms CPU | ${f(buildKit)} | — | — |`,
+  `| balanced accuracy, min_matches 1, all ${articles.length * articles.length - articles.length} off-topic pairings | ${f(qKit.ba, 4)} | word-overlap ${f(qOverlap.ba, 4)} | +${f((qKit.ba - qOverlap.ba) * 100)} points |`,
+  `| false refusals | ${pct(qKit.frr)} | ${pct(qOverlap.frr)} | — |`,
+  `| off-topic accepted | ${pct(qKit.far)} | ${pct(qOverlap.far)} | — |`,
+];
+console.log(rows.join('\n'));
+mkdirSync('.tmp', { recursive: true });
+writeFileSync(join('.tmp', 'bench-core-text-grounding.md'), rows.join('\n') + '\n');
