@@ -26,8 +26,10 @@ export function createApp(container: Container): Koa {
   app.on('error', (err: Error) => logger.warn({ err: { type: err.name, message: err.message } }, 'connection error'));
 
   const featureRoutes = resolveAll(container, 'Routes').flat();
-  let document: Record<string, unknown> | null = null;
-  const routes: Route[] = [...featureRoutes, ...openApiRoutes((): Record<string, unknown> => (document ??= buildOpenApiDocument(routes, { title: 'Kit Platform API', version: API_VERSION })))];
+  let document: Record<string, unknown> = {};
+  const routes: Route[] = [...featureRoutes, ...openApiRoutes(() => document)];
+  // Built at start: a route whose schemas cannot be documented fails here, not on a request.
+  document = buildOpenApiDocument(routes, { title: 'Kit Platform API', version: API_VERSION });
 
   app.use(requestId());
   app.use(accessLog(logger));

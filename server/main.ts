@@ -17,7 +17,10 @@ try {
 const logger = createLogger(config.logLevel);
 const platform = await createPlatform(config, { logger });
 const server = platform.app.listen(config.port, config.host, () => {
-  logger.info({ port: config.port, host: config.host, database: platform.database.kind }, `Kit API listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/v1`);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  logger.info({ port, host: config.host, database: platform.database.kind }, `Kit API listening on http://${host}:${port}/v1`);
 });
 
 let stopping = false;

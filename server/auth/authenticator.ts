@@ -55,7 +55,15 @@ export class Authenticator {
     if (key.keyKind === 'publishable') {
       // Browsers always send Origin on cross-origin requests; a request without one is not a browser on another site.
       const origin = ctx.get('origin');
-      if (origin !== '' && !originAllowed(key.allowedOrigins, origin)) throw new KitError('origin_not_allowed');
+      if (origin !== '') {
+        ctx.vary('Origin');
+        if (!originAllowed(key.allowedOrigins, origin)) {
+          // CORS answers echo only origins the key allows (CONTRACT §1), whatever KIT_CORS_ORIGINS says.
+          ctx.remove('Access-Control-Allow-Origin');
+          throw new KitError('origin_not_allowed');
+        }
+        ctx.set('Access-Control-Allow-Origin', origin);
+      }
     } else if (!ipAllowed(key.ipAllowlist, ctx.ip)) {
       throw new KitError('ip_not_allowed');
     }

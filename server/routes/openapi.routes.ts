@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 
-/** GET /openapi.json: the document of every route (itself included), built once on first request. */
+/** GET /openapi.json: the document of every route, itself included. */
 export function openApiRoutes(document: () => Record<string, unknown>): Route[] {
   return [
     defineRoute({

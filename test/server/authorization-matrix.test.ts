@@ -145,7 +145,10 @@ describeOnEachDatabase('authorization matrix', (db) => {
       expected: jwt(['owner', 'admin'], 200, 200),
       prepare: async () => {
         const before = await orgName();
-        return { url: '/v1/org', body: { name: 'matrix org' }, unchanged: async () => expect(await orgName()).to.equal(before) };
+        return { url: '/v1/org', body: { name: 'matrix org' }, unchanged: async () => {
+            expect(await orgName()).to.equal(before);
+          },
+        };
       },
     },
     { method: 'get', template: '/org/members', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/org/members' }) },

@@ -121,7 +121,7 @@ export async function seedOrg(platform: Platform, label = 'seed'): Promise<Seede
       await knex('users').insert({ id: userId, email, name: user.name, password_hash: passwordHash, created_at: now });
       await knex('memberships').insert({ org_id: orgId, user_id: userId, role, joined_at: new Date(now.getTime() + index) });
     }
-    const { token } = await tokens.issue({ userId, orgId, role }, new Date());
+    const { token } = await tokens.issue({ userId, orgId, role }, resolve(platform.container, 'Clock')());
     members[role] = { userId, email, role, token };
   }
   return { orgId, members };
@@ -135,6 +135,11 @@ export async function addMember(platform: Platform, orgId: string, role: Role): 
   const email = `extra-${userId.slice(4, 16).toLowerCase()}@example.test`;
   await knex('users').insert({ id: userId, email, name: null, password_hash: await seedHash, created_at: new Date() });
   await knex('memberships').insert({ org_id: orgId, user_id: userId, role, joined_at: new Date() });
-  const { token } = await resolve(platform.container, 'AccessTokens').issue({ userId, orgId, role }, new Date());
+  const { token } = await resolve(platform.container, 'AccessTokens').issue({ userId, orgId, role }, resolve(platform.container, 'Clock')());
   return { userId, email, role, token };
+}
+
+/** A fresh dashboard token for a member, issued at the platform's current (possibly test) time. */
+export async function freshToken(platform: Platform, orgId: string, member: Pick<SeededMember, 'userId' | 'role'>): Promise<string> {
+  return (await resolve(platform.container, 'AccessTokens').issue({ userId: member.userId, orgId, role: member.role }, resolve(platform.container, 'Clock')())).token;
 }

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { parseKey } from '../../../core/keys/key-format.js';
 import type { Platform } from '../../../server/platform.js';
 import { sharedPglite } from '../../support/databases.js';
-import { createTestPlatform, seedOrg, testClock, type SeededOrg, type TestClock } from '../../support/platform.js';
+import { createTestPlatform, freshToken, seedOrg, testClock, type SeededOrg, type TestClock } from '../../support/platform.js';
 
 describe('keyRoutes', () => {
   let platform: Platform;
@@ -129,10 +129,12 @@ describe('keyRoutes', () => {
     expect(listed.find((k: { id: string }) => k.id === created.key.id).status).to.equal('expiring');
     expect((await owner.post(`/v1/keys/${created.key.id}/rotate`, {})).status, 'a key rotates once').to.equal(409);
     clock.advance(3600_000);
-    const later = (await owner.get('/v1/keys?limit=100')).body.data;
+    const owner2 = as(await freshToken(platform, org.orgId, org.members.owner)); // the first token has expired meanwhile
+    const later = (await owner2.get('/v1/keys?limit=100')).body.data;
     expect(later.map((k: { id: string }) => k.id)).to.not.include(created.key.id);
-    const all = (await owner.get('/v1/keys?limit=100&include_revoked=true')).body.data;
+    const all = (await owner2.get('/v1/keys?limit=100&include_revoked=true')).body.data;
     expect(all.find((k: { id: string }) => k.id === created.key.id).status).to.equal('revoked');
+    clock.advance(-3600_000); // back, so the members' one-hour tokens stay valid for the next tests
   });
 
   it('rotates without a body (grace 0) and refuses out-of-range grace periods', async () => {
