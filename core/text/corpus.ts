@@ -3,7 +3,7 @@ import { detectLanguage, type Language } from './language.js';
 import { splitSentences } from './sentences.js';
 import { stemmerFor } from './stem.js';
 import { forEachWord, tokenize } from './tokenize.js';
-import { WordTable } from './word-table.js';
+import { lexiconFor } from './lexicon.js';
 
 /** Tunables of {@link buildCorpus}. */
 export interface CorpusOptions {
@@ -83,30 +83,23 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
 
   const vocabulary = new Map<string, number>();
   const terms: string[] = [];
-  const words = new WordTable(); // surface word → term id: one probe per word, no stemming, no substring
+  const lexicon = lexiconFor(language, options.stem !== false);
+  lexicon.begin();
   let buf = new Int32Array(4096);
   let len = 0;
-  const append = (id: number): void => {
+  const pushRange = (s: string, start: number, end: number): void => {
+    const g = lexicon.indexOf(s, start, end);
+    let id = lexicon.localId(g);
+    if (id < 0) {
+      const t = lexicon.stemOf(g);
+      const known = vocabulary.get(t);
+      if (known === undefined) { id = terms.length; vocabulary.set(t, id); terms.push(t); } else id = known;
+      lexicon.setLocalId(g, id);
+    }
     if (len === buf.length) { const b = new Int32Array(len * 2); b.set(buf); buf = b; }
     buf[len++] = id;
   };
-  const learn = (word: string, hash: number): number => {
-    const t = stem(word);
-    let id = vocabulary.get(t);
-    if (id === undefined) { id = terms.length; vocabulary.set(t, id); terms.push(t); }
-    words.set(word, hash, id);
-    return id;
-  };
-  const push = (word: string): void => {
-    const h = WordTable.hash(word, 0, word.length);
-    const id = words.get(word, 0, word.length, h);
-    append(id >= 0 ? id : learn(word, h));
-  };
-  const pushRange = (s: string, start: number, end: number): void => {
-    const h = WordTable.hash(s, start, end);
-    const id = words.get(s, start, end, h);
-    append(id >= 0 ? id : learn(s.slice(start, end), h));
-  };
+  const push = (word: string): void => pushRange(word, 0, word.length);
 
   // Ranges into `buf`: a sentence is [from, to); a passage is [from, to) and includes its page title on the first.
   const sRanges: number[] = [];
@@ -205,12 +198,12 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
   };
 }
 
-// The start of the text, cut at a word: enough for language detection.
+// The start of the text, cut at a word: a few hundred words decide the language as well as the whole text.
 function sampleOf(pages: readonly SourcePage[]): string {
   let out = '';
   for (const p of pages) {
-    out += p.title + '\n' + (p.text.length > 6_000 ? p.text.slice(0, p.text.lastIndexOf(' ', 6_000) + 1 || 6_000) : p.text) + '\n';
-    if (out.length >= 6_000) break;
+    out += p.title + '\n' + (p.text.length > 2_500 ? p.text.slice(0, p.text.lastIndexOf(' ', 2_500) + 1 || 2_500) : p.text) + '\n';
+    if (out.length >= 2_500) break;
   }
   return out;
 }

@@ -8,3 +8,4 @@ export type { Language } from './language.js';
 export { isStopword, stopwordsOf, QUESTION_WORDS } from './stopwords.js';
 export { stemmerFor } from './stem.js';
 export { commonRank } from './common-words.js';
+export { clearLexicons as clearTextCaches } from './lexicon.js';

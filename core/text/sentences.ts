@@ -47,12 +47,24 @@ function splitLine(line: string, out: string[]): void {
 }
 
 function isBoundaryAfterDot(line: string, dot: number, next: number): boolean {
-  if (LOWER_START.test(line.slice(next, next + 1))) return false;
-  const before = WORD_BEFORE.exec(line.slice(Math.max(0, dot - 20), dot));
-  if (!before) return true;
-  const word = before[1]!.toLowerCase();
-  if (ABBREVIATIONS.has(word)) return false;
+  const n = line.charCodeAt(next);
+  if (n >= 97 && n <= 122) return false; // lower-case ASCII: a continuation
+  if (n > 127 && LOWER_START.test(line.slice(next, next + 1))) return false;
+  // The word before the dot, by char codes for ASCII letters (the common case), else by regex.
+  let i = dot;
+  while (i > 0 && dot - i < 20) {
+    const c = line.charCodeAt(i - 1);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 46) i--;
+    else break;
+  }
+  let raw = line.slice(i, dot);
+  if (i > 0 && line.charCodeAt(i - 1) > 127) {
+    const before = WORD_BEFORE.exec(line.slice(Math.max(0, dot - 20), dot));
+    raw = before ? before[1]! : '';
+  }
+  if (raw === '') return true;
+  if (ABBREVIATIONS.has(raw.toLowerCase())) return false;
   // A single capital letter before the dot is an initial ("J. R. R. Tolkien"), not a sentence end.
-  if (word.length === 1 && /\p{Lu}/u.test(before[1]!)) return false;
+  if (raw.length === 1 && /\p{Lu}/u.test(raw)) return false;
   return true;
 }

@@ -1,4 +1,4 @@
-import { stemmer as en } from '@orama/stemmers/english';
+import { stem as en } from 'porter2';
 import { stemmer as fr } from '@orama/stemmers/french';
 import { stemmer as de } from '@orama/stemmers/german';
 import { stemmer as es } from '@orama/stemmers/spanish';
@@ -14,7 +14,8 @@ const caches = new Map<Language, Map<string, string>>();
 const MAX_CACHE = 200_000;
 
 /**
- * A stemmer for `lang` over normalised words (Snowball/Porter via @orama/stemmers); words that are not
+ * A stemmer for `lang` over normalised words (English: Porter2 via `porter2`, twice as fast as a regex Porter;
+ * the others: Snowball via @orama/stemmers); words that are not
  * alphabetic Latin (numbers, CJK, Cyrillic…) and languages without a stemmer pass through unchanged.
  */
 export function stemmerFor(lang: Language): (word: string) => string {
@@ -32,6 +33,11 @@ export function stemmerFor(lang: Language): (word: string) => string {
     c.set(word, s);
     return s;
   };
+}
+
+/** Empties the stem caches. */
+export function clearStemCaches(): void {
+  caches.clear();
 }
 
 function safeStem(stem: (w: string) => string, word: string): string {
