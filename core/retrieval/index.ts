@@ -1,5 +1,5 @@
 export { createRetriever, RANKING_DEFAULTS } from './retriever.js';
-export type { Retriever, RankedSentence, RankingOptions, AnalyzedQuery } from './retriever.js';
+export type { Retriever, RankedSentence, RankedPassage, RankingOptions, AnalyzedQuery } from './retriever.js';
 export { answerQuestion, ANSWER_DEFAULTS } from './answer.js';
 export type { AnswerOptions, ExtractiveAnswer } from './answer.js';
 export { createExtractiveInference, estimateTokens, EXTRACTIVE_MODEL, DEFAULT_NOT_FOUND_MESSAGE } from './extractive-inference.js';

@@ -52,6 +52,17 @@ export interface RankedSentence {
   readonly title: string;
 }
 
+/** One ranked passage: what an engine with a context window is given as `sources`. */
+export interface RankedPassage {
+  /** Index into `corpus.passages`. */
+  readonly passage: number;
+  readonly text: string;
+  readonly score: number;
+  readonly page: number;
+  readonly url: string;
+  readonly title: string;
+}
+
 /** The question as the retriever sees it. */
 export interface AnalyzedQuery {
   /** Content term ids found in the corpus (stopwords and question words removed, no duplicates). */
@@ -70,6 +81,11 @@ export interface Retriever {
   analyze(question: string): AnalyzedQuery;
   /** The `k` best sentences for the question, best first; empty when no content word of it is in the corpus. */
   rankSentences(question: string | AnalyzedQuery, k?: number): RankedSentence[];
+  /**
+   * The `k` best passages for the question (BM25 over passages, best first): the context to hand a generative
+   * engine. Empty when no content word of the question is in the corpus.
+   */
+  rankPassages(question: string | AnalyzedQuery, k?: number): RankedPassage[];
   /** Share (0–1) of the question's IDF mass whose words occur in the passage holding `sentence`. */
   coverage(query: AnalyzedQuery, sentence: number): number;
 }
@@ -137,6 +153,18 @@ export function createRetriever(corpus: Corpus, options: RankingOptions = {}): R
     });
   };
 
+  const rankPassages = (question: string | AnalyzedQuery, k = 5): RankedPassage[] => {
+    const q = typeof question === 'string' ? analyze(question) : question;
+    if (q.terms.length === 0 || corpus.passages.length === 0) return [];
+    const touched = passageIndex.accumulate(q.terms, pScores, q.weights);
+    const ranked = touched.map((p) => ({ p, score: pScores[p]! })).sort((a, b) => b.score - a.score || a.p - b.p).slice(0, k);
+    for (const p of touched) pScores[p] = 0;
+    return ranked.map(({ p, score }) => {
+      const passage = corpus.passages[p]!;
+      return { passage: p, text: passage.text, score, page: passage.page, url: passage.url, title: passage.title };
+    });
+  };
+
   const coverage = (q: AnalyzedQuery, sentence: number): number => {
     if (q.totalIdf <= 0) return 0;
     const p = corpus.passages[sentences[sentence]!.passage]!;
@@ -148,7 +176,7 @@ export function createRetriever(corpus: Corpus, options: RankingOptions = {}): R
     return Math.min(1, found / q.totalIdf);
   };
 
-  return { corpus, analyze, rankSentences, coverage };
+  return { corpus, analyze, rankSentences, rankPassages, coverage };
 }
 
 // Consecutive content terms of the question, as "a b" keys.

@@ -1,5 +1,5 @@
 import type { Language } from './language.js';
-import { clearStemCaches, stemmerFor } from './stem.js';
+import { clearStemCaches, uncachedStemmerFor } from './stem.js';
 import { WordTable } from './word-table.js';
 
 /**
@@ -33,7 +33,7 @@ export function clearLexicons(): void {
 export function lexiconFor(lang: Language, stem: boolean): Lexicon {
   const key = `${lang}:${stem}`;
   let lex = lexicons.get(key);
-  if (!lex) { lex = createLexicon(stem ? stemmerFor(lang) : (w) => w); lexicons.set(key, lex); }
+  if (!lex) { lex = createLexicon(stem ? uncachedStemmerFor(lang) : (w) => w); lexicons.set(key, lex); }
   return lex;
 }
 

@@ -13,6 +13,13 @@ const LETTER_START = /^[a-z]/;
 const caches = new Map<Language, Map<string, string>>();
 const MAX_CACHE = 200_000;
 
+/** The stemmer of `lang` without the cache (for callers that see each word once, like the lexicon). */
+export function uncachedStemmerFor(lang: Language): (word: string) => string {
+  const stem = STEMMERS[lang];
+  if (!stem) return (w) => w;
+  return (word) => (word.length > 3 && LETTER_START.test(word) ? safeStem(stem, word) : word);
+}
+
 /**
  * A stemmer for `lang` over normalised words (English: Porter2 via `porter2`, twice as fast as a regex Porter;
  * the others: Snowball via @orama/stemmers); words that are not

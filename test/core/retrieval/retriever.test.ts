@@ -35,6 +35,14 @@ describe('createRetriever', () => {
     expect(retriever.coverage(q2, retriever.rankSentences(q2, 1)[0]!.sentence)).to.be.within(0.1, 0.9);
   });
 
+  it('ranks passages with their page url and title when asked for context', () => {
+    const ranked = retriever.rankPassages('What bread does the bakery sell?', 2);
+    expect(ranked[0]!.text).to.include('rye bread');
+    expect(ranked[0]).to.deep.include({ url: 'https://mill.example/', title: 'The old mill' });
+    expect(ranked.length).to.be.at.most(2);
+    expect(retriever.rankPassages('quantum chromodynamics')).to.deep.equal([]);
+  });
+
   it('gives the same ranking when asked twice (scratch buffers are reset)', () => {
     const a = retriever.rankSentences('Can visitors tour the mill?', 3);
     const b = retriever.rankSentences('Can visitors tour the mill?', 3);
