@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EsbuildPlugin } from 'esbuild-loader';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -40,10 +41,12 @@ function sdk(type, mode) {
       publicPath: 'auto',
       library: esm ? { type: 'module' } : { name: 'Kit', type: 'umd', umdNamedDefine: false },
       globalObject: 'globalThis',
-      clean: false,
+      // Both SDK builds share dist/sdk: each removes only its own stale files (.js vs .mjs).
+      clean: { keep: esm ? /\.js(\.map)?$/ : /\.mjs(\.map)?$/ },
     },
     performance: { hints: false },
-    optimization: { splitChunks: false },
+    // esbuild minifies the 6 MB WebLLM chunk in seconds where terser takes minutes.
+    optimization: { splitChunks: false, minimizer: [new EsbuildPlugin({ target: 'es2022', legalComments: 'eof' })] },
   };
 }
 
