@@ -73,25 +73,76 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   }
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
 
-  const { onTopicRate, countCap, passageWeight, missingNamePenalty } = GROUNDING_DEFAULTS;
-  const length = Math.max(corpus.tokenCount, 1);
+  // Site corpora: the question needs to be about one page, so each page the question's words reach is weighed on
+  // its own, and the best one decides (for a one-page corpus, that page).
   const names = namesIn(question);
-  const matched: string[] = [];
-  let evidence = 0;
-  for (const c of content) {
-    // Poisson log-likelihood ratio of the word's count in the pages: "the question is about these pages"
-    // (rate λ + onTopicRate) against "it is not" (rate λ, the word's general frequency over the pages' length).
-    const lambda = (length * 0.1) / c.rank; // Zipf: p(rank r) ≈ 0.1 / r
-    const count = c.id === undefined ? 0 : Math.min(corpus.termFrequency[c.id]! || 1, countCap);
-    const llr = count * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
-    evidence += llr;
-    if (count === 0 && names.has(c.word)) evidence -= missingNamePenalty;
-    if (count > 0 && llr > 0) matched.push(c.word);
+  let best: PageVerdict | null = null;
+  let mostMatched: readonly string[] = [];
+  for (const v of pageVerdicts(corpus, content, names)) {
+    if (v.matched.length > mostMatched.length) mostMatched = v.matched;
+    if (v.matched.length >= minMatches && (best === null || v.evidence > best.evidence)) best = v;
   }
-  evidence += passageWeight * bestPassageEvidence(corpus, content);
-  if (matched.length < minMatches) return { grounded: false, matched, reason: 'too_few_matches' };
-  if (evidence < minEvidence) return { grounded: false, matched, reason: 'weak_evidence' };
-  return { grounded: true, matched, reason: 'matched' };
+  if (best === null) return { grounded: false, matched: mostMatched, reason: 'too_few_matches' };
+  if (best.evidence < minEvidence) return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
+  return { grounded: true, matched: best.matched, reason: 'matched' };
+}
+
+interface PageVerdict { readonly evidence: number; readonly matched: readonly string[] }
+
+/** The evidence that the question is about each page holding at least one of its content words. */
+function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): PageVerdict[] {
+  const { onTopicRate, countCap, passageWeight, missingNamePenalty } = GROUNDING_DEFAULTS;
+  const n = corpus.passages.length;
+  if (n === 0) return [];
+  let score = scratch.get(corpus);
+  if (!score) { score = new Float64Array(n); scratch.set(corpus, score); }
+  const m = content.length;
+  const counts = new Int32Array(corpus.pages.length * m); // [page * m + k]: occurrences of content word k in page
+  const bestPassage = new Float64Array(corpus.pages.length); // best passage co-occurrence by page
+  const pagesHit: number[] = [];
+  const touched: number[] = [];
+  content.forEach((c, k) => {
+    if (c.id === undefined) return;
+    const list = corpus.passagesWith(c.id);
+    const occ = corpus.passageCounts(c.id);
+    // Questions are about one place of a page: the best passage's summed IDF of the question's words it holds.
+    const idf = Math.log(1 + n / list.length);
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
+      if (score[p] === 0) touched.push(p);
+      const at = corpus.passages[p]!.page * m;
+      counts[at + k]! += occ[i]!;
+      score[p]! += idf;
+    }
+  });
+  for (const p of touched) {
+    const page = corpus.passages[p]!.page;
+    if (bestPassage[page] === 0) pagesHit.push(page);
+    if (score[p]! > bestPassage[page]!) bestPassage[page] = score[p]!;
+    score[p] = 0;
+  }
+  // A word absent from a page costs the same on every page; only present words need the logarithm.
+  let absent = 0;
+  for (const c of content) absent -= onTopicRate + (names.has(c.word) ? missingNamePenalty : 0);
+  const out: PageVerdict[] = [];
+  for (const page of pagesHit) {
+    const length = Math.max(corpus.pageTokenCount[page]!, 1);
+    const matched: string[] = [];
+    let evidence = absent + passageWeight * bestPassage[page]!;
+    for (let k = 0; k < m; k++) {
+      const count = Math.min(counts[page * m + k]!, countCap);
+      if (count === 0) continue;
+      const c = content[k]!;
+      // Poisson log-likelihood ratio of the word's count in the page: "the question is about this page"
+      // (rate λ + onTopicRate) against "it is not" (rate λ, the word's general frequency over the page's length).
+      const lambda = (length * 0.1) / c.rank; // Zipf: p(rank r) ≈ 0.1 / r
+      const llr = count * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
+      evidence += llr + onTopicRate + (names.has(c.word) ? missingNamePenalty : 0); // undo the "absent" share
+      if (llr > 0) matched.push(c.word);
+    }
+    out.push({ evidence, matched });
+  }
+  return out;
 }
 
 /**
@@ -122,30 +173,5 @@ function rankOf(term: string, word: string, lang: Corpus['language']): number {
   return Number.isFinite(r) ? r : GROUNDING_DEFAULTS.unknownRank;
 }
 
-/**
- * Questions are about one place of a page: the best passage's summed IDF of the question's words it holds.
- * Off-topic questions match, if at all, a word here and a word there.
- */
-function bestPassageEvidence(corpus: Corpus, content: readonly ContentWord[]): number {
-  const n = corpus.passages.length;
-  if (n === 0) return 0;
-  let score = scratch.get(corpus);
-  if (!score) { score = new Float64Array(n); scratch.set(corpus, score); }
-  const touched: number[] = [];
-  let best = 0;
-  for (const c of content) {
-    if (c.id === undefined) continue;
-    const list = corpus.passagesWith(c.id);
-    const idf = Math.log(1 + n / list.length);
-    for (let i = 0; i < list.length; i++) {
-      const p = list[i]!;
-      if (score[p] === 0) touched.push(p);
-      const s = (score[p]! += idf);
-      if (s > best) best = s;
-    }
-  }
-  for (const p of touched) score[p] = 0;
-  return best;
-}
 // One score array per corpus, reused by every decision (the gate is synchronous, so never shared mid-use).
 const scratch = new WeakMap<Corpus, Float64Array>();

@@ -56,6 +56,10 @@ export interface Corpus {
   readonly termFrequency: Int32Array;
   /** The passages containing term `id` (titles count for the page's first passage), ascending. */
   passagesWith(id: number): Int32Array;
+  /** How often term `id` occurs in each passage of `passagesWith(id)`, in the same order. */
+  passageCounts(id: number): Int32Array;
+  /** By page: its number of words (title included). */
+  readonly pageTokenCount: Int32Array;
   /** Number of words (tokens) in the pages' text. */
   readonly tokenCount: number;
   /** By page: the term ids of its title. */
@@ -162,11 +166,14 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
   for (let id = 0; id < nTerms; id++) start[id + 1] = start[id]! + df[id]!;
   const fill = start.slice(0, nTerms);
   const post = new Int32Array(start[nTerms]!);
+  const postCount = new Int32Array(start[nTerms]!);
+  const pageTokenCount = new Int32Array(pages.length);
   lastSeen.fill(-1);
   for (let pi = 0; pi < passages.length; pi++) {
+    pageTokenCount[passages[pi]!.page]! += pRanges[2 * pi + 1]! - pRanges[2 * pi]!;
     for (let i = pRanges[2 * pi]!, end = pRanges[2 * pi + 1]!; i < end; i++) {
       const id = buf[i]!;
-      if (lastSeen[id] !== pi) { lastSeen[id] = pi; post[fill[id]!++] = pi; }
+      if (lastSeen[id] !== pi) { lastSeen[id] = pi; post[fill[id]!] = pi; postCount[fill[id]!++] = 1; } else postCount[fill[id]! - 1]!++;
     }
   }
   let tokenCount = 0;
@@ -187,6 +194,8 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
     documentFrequency: df,
     termFrequency: tf,
     passagesWith: (id: number) => post.subarray(start[id]!, start[id + 1]!),
+    passageCounts: (id: number) => postCount.subarray(start[id]!, start[id + 1]!),
+    pageTokenCount,
     tokenCount,
     titleTerms: pages.map((_, p) => buf.subarray(titleRanges[2 * p]!, titleRanges[2 * p + 1]!)),
     passageTerms: (i: number) => buf.subarray(pRanges[2 * i]!, pRanges[2 * i + 1]!),

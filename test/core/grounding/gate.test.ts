@@ -62,6 +62,20 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'How much does the Family plan cost?').grounded).to.equal(true);
   });
 
+  it('judges each page of a large site on its own when the question is about one page', () => {
+    // 40 pages of a town's site; one of them is the bakery. Common words ("plan", "cost", "week") are everywhere,
+    // so only a per-page view still sees that the bakery page is about them.
+    const topics = ['road works', 'library hours', 'school meals', 'recycling', 'parking permits', 'sports club', 'council tax', 'bus routes'];
+    const site = Array.from({ length: 39 }, (_, i) => {
+      const t = topics[i % topics.length]!;
+      return { url: `https://town.example/${i}`, title: `${t} ${i}`, text: `The council plan for ${t} changes every week. The cost of ${t} is reviewed each year by the council, and residents can read the plan online. Questions about ${t} go to the town hall.` };
+    });
+    const corpus = buildCorpus([...site, P['bakery']!]);
+    expect(checkGrounding(corpus, 'How much does the Family plan cost?').grounded).to.equal(true);
+    expect(checkGrounding(corpus, 'When does the library open?').grounded).to.equal(true);
+    expect(checkGrounding(corpus, 'Who won the 2018 FIFA World Cup?').grounded).to.equal(false);
+  });
+
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];
@@ -85,9 +99,12 @@ describe('checkGrounding', () => {
 
   it('decides in well under a millisecond on a 100-page corpus', () => {
     const big = buildCorpus(Array.from({ length: 100 }, (_, i) => ({ ...P['bakery']!, url: `${P['bakery']!.url}/${i}`, text: `${P['bakery']!.text} Page ${i} mentions topic${i}.` })));
-    const t0 = performance.now();
+    checkGrounding(big, 'warm up the JIT and the lazy word lists');
+    // CPU time, so that other processes on a busy machine do not make the test flaky; typically ~0.1 ms here.
+    const t0 = process.cpuUsage();
     for (let i = 0; i < 200; i++) checkGrounding(big, 'How much does the Family plan cost per week?');
-    expect((performance.now() - t0) / 200).to.be.lessThan(1);
+    const d = process.cpuUsage(t0);
+    expect((d.user + d.system) / 1000 / 200).to.be.lessThan(1);
   });
 });
 
