@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   $<HTMLInputElement>('endpoint').value = saved?.endpoint ?? '';
   $<HTMLInputElement>('apiKey').value = saved?.apiKey ?? '';
   $<HTMLInputElement>('modelBaseUrl').value = saved?.modelBaseUrl ?? '';
+  // Enabled only now: typing before the saved values arrived would be overwritten by them.
+  $<HTMLFieldSetElement>('fields').disabled = false;
 
   $('form').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     });
   }
 
+  $<HTMLFieldSetElement>('settings').disabled = false;
+
   const show = (s: TabStatus): void => {
     toggle.checked = s.on;
     status.textContent = s.error ?? (s.on ? 'On: the assistant is in this page.' : 'Off.');
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     status.textContent = 'No tab to work on.';
   } else {
     show(await sendToExtension<TabStatus>({ type: 'tab/status', tabId } satisfies PopupToBackground));
+    toggle.disabled = false;
     toggle.addEventListener('change', async () => {
       toggle.disabled = true;
       try {

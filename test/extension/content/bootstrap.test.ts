@@ -145,6 +145,25 @@ describe('extension content script (Chromium, unpacked extension)', function () 
     await qa.locator('#qa-verdict').filter({ hasText: /Not grounded/ }).waitFor();
   });
 
+  it('saves the popup\'s choices and restarts the assistant in the tab with them', async () => {
+    site.set('/choices', PRICING);
+    const { tabId } = await openOn('/choices');
+    const qa = await ext.context.newPage();
+    pages.push(qa);
+    await qa.goto(`chrome-extension://${ext.id}/qa.html?tab=${tabId}`);
+    await qa.locator('#qa-redaction tr[data-kind="email"]').waitFor({ timeout: 20_000 });
+    const popup = await ext.context.newPage();
+    pages.push(popup);
+    await popup.goto(`chrome-extension://${ext.id}/popup.html?tab=${tabId}`);
+    await popup.locator('#status').filter({ hasText: /^On/ }).waitFor();
+    await popup.selectOption('#redact', 'off');
+    await popup.locator('#status').filter({ hasText: /Saved/ }).waitFor();
+    const stored = await ext.background.evaluate(async () => (await (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }).chrome.storage.local.get('kit.settings'))['kit.settings']);
+    expect(stored).to.deep.equal({ mode: 'auto', model: 'auto', context: 'page', redact: 'off' });
+    await qa.locator('#qa-redaction td').filter({ hasText: 'Nothing was masked.' }).waitFor({ timeout: 20_000 });
+    expect(await qa.locator('#qa-pages pre').first().textContent()).to.contain('jane.doe@example.com');
+  });
+
   it('reads the new page after a single-page-app navigation', async () => {
     site.set('/spa', `<!doctype html><title>Shop</title><main id="m"><p>Our shop sells hiking boots in three widths.</p></main>
 <script>addEventListener('kit-test-go', () => { history.pushState({}, '', '/spa/returns'); document.getElementById('m').innerHTML = '<p>Returns are free within 60 days of delivery.</p>'; document.title = 'Returns'; });</script>`);
