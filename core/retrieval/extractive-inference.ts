@@ -1,6 +1,7 @@
 import type { InferenceEvent, InferencePort, InferenceRequest } from '../ports/inference.port.js';
 import type { SourcePage } from '../sources.js';
 import { buildCorpus, type Corpus, type CorpusOptions } from '../text/corpus.js';
+import { loadCommonWords } from '../text/common-words.js';
 import { answerQuestion, type AnswerOptions } from './answer.js';
 import { createRetriever, type Retriever } from './retriever.js';
 
@@ -30,9 +31,10 @@ export function createExtractiveInference(options: ExtractiveInferenceOptions = 
   const notFound = options.notFoundMessage ?? DEFAULT_NOT_FOUND_MESSAGE;
   let cached: { sources: readonly SourcePage[]; retriever: Retriever } | null = null;
 
-  const retrieverFor = (sources: readonly SourcePage[]): Retriever => {
+  const retrieverFor = async (sources: readonly SourcePage[]): Promise<Retriever> => {
     if (cached && sameSources(cached.sources, sources)) return cached.retriever;
     const corpus: Corpus = buildCorpus(sources, options.corpus);
+    await loadCommonWords(corpus.language);
     cached = { sources: sources.map((s) => ({ url: s.url, title: s.title, text: s.text })), retriever: createRetriever(corpus) };
     return cached.retriever;
   };
@@ -41,7 +43,7 @@ export function createExtractiveInference(options: ExtractiveInferenceOptions = 
     model: EXTRACTIVE_MODEL,
     async *answer(request: InferenceRequest): AsyncGenerator<InferenceEvent> {
       request.signal?.throwIfAborted();
-      const outcome = answerQuestion(retrieverFor(request.sources), request.question, options.answer);
+      const outcome = answerQuestion(await retrieverFor(request.sources), request.question, options.answer);
       let text = outcome.ok ? outcome.value.text : notFound;
       let finishReason: 'stop' | 'length' = 'stop';
       if (request.maxOutputTokens !== undefined && estimateTokens(text) > request.maxOutputTokens) {

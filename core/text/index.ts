@@ -7,5 +7,5 @@ export { detectLanguage, LANGUAGES } from './language.js';
 export type { Language } from './language.js';
 export { isStopword, stopwordsOf, QUESTION_WORDS } from './stopwords.js';
 export { stemmerFor } from './stem.js';
-export { commonRank } from './common-words.js';
+export { commonRank, loadCommonWords, hasCommonWords } from './common-words.js';
 export { clearLexicons as clearTextCaches } from './lexicon.js';

@@ -5,7 +5,7 @@
  * off_topic_acceptance_rate (off-topic questions let through).
  */
 import { checkGrounding } from '../../core/grounding/index.js';
-import { buildCorpus, type Corpus } from '../../core/text/index.js';
+import { buildCorpus, loadCommonWords, type Corpus } from '../../core/text/index.js';
 import { CaseError, requireObject, requireString, type EvalSuite } from './suite.js';
 
 export interface GroundingCase {
@@ -33,7 +33,11 @@ export const groundingSuite: EvalSuite<GroundingCase> = {
     let gateMs = 0;
     for (const c of cases) {
       let corpus = corpora.get(c.page);
-      if (!corpus) { corpus = buildCorpus([{ url: 'eval:page', title: '', text: c.page }]); corpora.set(c.page, corpus); }
+      if (!corpus) {
+        corpus = buildCorpus([{ url: 'eval:page', title: '', text: c.page }]);
+        await loadCommonWords(corpus.language); // as the SDK does after building a page's corpus
+        corpora.set(c.page, corpus);
+      }
       const t0 = process.cpuUsage();
       const r = checkGrounding(corpus, c.question, c.minMatches === undefined ? {} : { minMatches: c.minMatches });
       const d = process.cpuUsage(t0);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { commonRank } from '../../../core/text/common-words.js';
+import { commonRank, hasCommonWords, loadCommonWords } from '../../../core/text/common-words.js';
 import { stemmerFor } from '../../../core/text/stem.js';
 
 describe('commonRank', () => {
@@ -14,7 +14,15 @@ describe('commonRank', () => {
     expect(commonRank('東京', 'ja')).to.equal(Infinity);
   });
 
-  it('knows the five required languages', () => {
+  it('loads the French, German, Spanish and Portuguese lists on demand', async () => {
+    expect(hasCommonWords('en')).to.equal(true);
+    for (const lang of ['fr', 'de', 'es', 'pt'] as const) expect(await loadCommonWords(lang), lang).to.equal(true);
+    expect(await loadCommonWords('ja')).to.equal(false);
+    expect(hasCommonWords('ja')).to.equal(false);
+  });
+
+  it('knows the five required languages once loaded', async () => {
+    for (const lang of ['fr', 'de', 'es', 'pt'] as const) await loadCommonWords(lang);
     for (const [lang, word] of [['fr', 'maison'], ['de', 'haus'], ['es', 'casa'], ['pt', 'casa']] as const) {
       expect(commonRank(stemmerFor(lang)(word), lang), `${lang} ${word}`).to.be.lessThan(5_001);
     }
