@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { buildCorpus } from '../../../core/text/corpus.js';
+import { clearTextCaches } from '../../../core/text/index.js';
 import type { SourcePage } from '../../../core/sources.js';
 import pages from '../../fixtures/grounding/pages.json' with { type: 'json' };
 
@@ -58,6 +59,18 @@ describe('buildCorpus', () => {
     expect(corpus.vocabulary.has('東京タワー')).to.equal(true);
     expect(corpus.vocabulary.has('富士山')).to.equal(true);
     expect(corpus.sentences.length).to.be.greaterThan(3);
+  });
+
+  it('does not depend on the pages built before when the shared lexicon is warm or cleared', () => {
+    const first = buildCorpus([P['bakery']!]);
+    buildCorpus([P['lyon']!, P['tokyo']!]);
+    const again = buildCorpus([P['bakery']!]);
+    clearTextCaches();
+    const cold = buildCorpus([P['bakery']!]);
+    for (const c of [again, cold]) {
+      expect(c.terms).to.deep.equal(first.terms);
+      expect(c.sentences.map((s) => [...s.terms])).to.deep.equal(first.sentences.map((s) => [...s.terms]));
+    }
   });
 
   it('returns an empty corpus when given no pages or empty text', () => {
