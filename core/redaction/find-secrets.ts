@@ -35,7 +35,8 @@ const PEM_HEADER = /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/y;
 const PEM_FOOTER = /-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/y;
 const PEM_BODY_CHAR = /[A-Za-z0-9+/=\s:,-]/;
 const URL_USERINFO = /([^\s/?#@:]{1,64}):([^\s/?#@]{1,128})@[A-Za-z0-9[]/y;
-const JWT = /eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.(?:[\w-]{8,}={0,2})?/y;
+/** Header, payload and optional signature; '+' and '/' too, for JWT-like tokens in standard base64. */
+const JWT = /eyJ[\w+/-]{10,}\.eyJ[\w+/-]{10,}\.(?:[\w+/-]{8,}={0,2})?/y;
 
 /** Secrets: provider keys and tokens, PEM private keys, JWTs, URL passwords, and `key = value` credentials. */
 export function findSecrets(text: string, out: Detection[]): void {

@@ -21,23 +21,32 @@ export const DEFAULT_PHONE_REGIONS: readonly CountryCode[] = [
  */
 export const MAX_PHONE_PARSES = 20_000;
 
+/** libphonenumber-js's parse function; any metadata flavour (min, mobile, max) has this shape. */
+export type ParsePhone = typeof parsePhoneNumberFromString;
+
 export interface PhoneFinderOptions {
   /** Regions for national-format numbers (default DEFAULT_PHONE_REGIONS); the page's own region first is fastest. */
   readonly regions?: readonly CountryCode[];
+  /** Parser to validate with (default: libphonenumber-js/min); the benchmark passes /max and /mobile to compare. */
+  readonly parse?: ParsePhone;
+  /** Parse budget per call (default MAX_PHONE_PARSES). */
+  readonly maxParses?: number;
 }
 
 /** Builds a phone finder; `findPhones` is the one with default regions. */
 export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
   const regions = options.regions ?? DEFAULT_PHONE_REGIONS;
+  const parse = options.parse ?? parsePhoneNumberFromString;
+  const maxParses = options.maxParses ?? MAX_PHONE_PARSES;
   return (text: string, out: Detection[]) => {
     const verdicts = new Map<string, boolean>();
-    const budget = { parses: MAX_PHONE_PARSES };
+    const budget = { parses: maxParses };
     for (const c of phoneCandidates(text)) {
       if (!isPhoneShaped(c)) continue;
       const key = (c.international ? '+' : '') + c.normalized;
       let valid = verdicts.get(key);
       if (valid === undefined) {
-        valid = budget.parses <= 0 ? c.international || (c.formatted && c.context) : c.international ? internationalValid(c, budget) : nationalValid(c, regions, budget);
+        valid = budget.parses <= 0 ? c.international || (c.formatted && c.context) : c.international ? internationalValid(c, parse, budget) : nationalValid(c, regions, parse, budget);
         verdicts.set(key, valid);
       }
       if (valid) out.push({ start: c.start, end: c.end, kind: 'phone' });
@@ -48,19 +57,19 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
 /** Phone finder with the default regions. */
 export const findPhones: Finder = createPhoneFinder();
 
-function internationalValid(c: PhoneCandidate, budget: { parses: number }): boolean {
+function internationalValid(c: PhoneCandidate, parse: ParsePhone, budget: { parses: number }): boolean {
   // Any possible number behind an explicit country code: '+' and a real calling code are a strong signal already.
   budget.parses--;
-  const n = parsePhoneNumberFromString(c.normalized, { extract: false });
+  const n = parse(c.normalized, { extract: false });
   return n !== undefined && n.isPossible();
 }
 
-function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], budget: { parses: number }): boolean {
+function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }): boolean {
   // Without a phone word nearby, only number layouts typical of phones count (see phone-candidates.ts).
   if (!c.formatted && !c.context) return false;
   for (const region of regions) {
     budget.parses--;
-    const n = parsePhoneNumberFromString(c.normalized, { defaultCountry: region, extract: false });
+    const n = parse(c.normalized, { defaultCountry: region, extract: false });
     if (n !== undefined && n.isValid()) return true;
   }
   return false;

@@ -6,11 +6,14 @@
  *    false positives fell. Masking one of them still counts as a false positive.
  *  - redaction-secrets.jsonl: generated, seeded: random values of every secret shape Kit claims, inside page-like
  *    templates (code, .env, curl, JSON, YAML, prose, tables), plus near-miss negatives that must stay unmasked.
+ *  - redaction-gitleaks.jsonl: values sampled (fast-check stringMatching, seeded) from gitleaks' own regexes for the
+ *    shapes Kit claims, so the secret set is not only built from Kit's own idea of each shape (see GITLEAKS_RULES).
  *  - redaction-squad.jsonl: every SQuAD context with no spans: any masking is a false positive.
  * Usage: `npx tsx scripts/eval/build-redaction-cases.ts [shared-eval-dir]` (default ../shared/eval).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import fc from 'fast-check';
 import { formatKey } from '../../core/keys/key-format.js';
 
 type Kind = 'secret' | 'email' | 'phone' | 'card' | 'iban' | 'ssn' | 'custom';
@@ -271,6 +274,78 @@ export function secretCases(seed = 20_240_601, perShape = 12): Case[] {
   return cases;
 }
 
+/**
+ * gitleaks rules (shared/eval/secrets/gitleaks.toml, MIT) for the shapes Kit claims, and the adaptation each needs
+ * before its secret part can be sampled: the secret is the first capture group (or the whole regex), `\b`, inline
+ * case flags and trailing delimiters are dropped (samples keep the case the regex is written in). Left out:
+ * private-key (its body `[\s\S-]` admits text that is no PEM body; PEM blocks are in the generated set) and
+ * slack-webhook-url (its unescaped dots accept "hooks3slackzcom").
+ */
+export const GITLEAKS_RULES: Readonly<Record<string, (group: string) => string>> = {
+  'aws-access-token': (g) => g, 'github-pat': (g) => g, 'github-oauth': (g) => g, 'github-app-token': (g) => g,
+  'github-fine-grained-pat': (g) => g, 'gcp-api-key': (g) => g, 'slack-bot-token': (g) => g, 'slack-user-token': (g) => g,
+  'slack-app-token': (g) => g, 'stripe-access-token': (g) => g, 'openai-api-key': (g) => g, 'anthropic-api-key': (g) => g,
+  'anthropic-admin-api-key': (g) => g,
+  // JWT header and payload are JSON objects, so base64 "eyJ"; gitleaks' "ey" + any letter also admits strings no
+  // JWT starts with, and its classes admit a backslash.
+  jwt: (g) => g.replace(/^ey/, 'eyJ').replace('\\.ey', '\\.eyJ').replace(/\\\\/g, ''),
+  'gitlab-pat': (g) => g, 'npm-access-token': (g) => g, 'sendgrid-api-token': (g) => g, 'huggingface-access-token': (g) => g,
+  'pypi-upload-token': (g) => g, 'shopify-access-token': (g) => g, 'digitalocean-pat': (g) => g, 'age-secret-key': (g) => g,
+  'square-access-token': (g) => g, 'linear-api-key': (g) => g, 'postman-api-token': (g) => g,
+  // Only the hvs. form: the legacy `s.` + 24 characters cannot be told from text without gitleaks' extra context.
+  'vault-service-token': () => 'hvs\\.[\\w-]{90,120}',
+  'grafana-service-account-token': (g) => g, 'databricks-api-token': (g) => g, 'doppler-api-token': (g) => g,
+  // Only the ATATT3 form: the other alternative is a bare 24-character hex-ish id after the word "jira".
+  'atlassian-api-token': () => 'ATATT3[A-Za-z0-9_\\-=]{186}',
+  // No capture group: drop the trailing delimiter `(?:[^a-zA-Z0-9+/]|\z)`.
+  'sentry-org-token': (g) => g.slice(0, g.lastIndexOf('(?:[^')),
+};
+
+/** Source of the first capturing group of a regex source, or null. */
+function firstGroup(src: string): string | null {
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') { i++; continue; }
+    if (inClass) { if (c === ']') inClass = false; continue; }
+    if (c === '[') { inClass = true; continue; }
+    if (c === '(' && src[i + 1] !== '?') {
+      let depth = 0;
+      let cls = false;
+      for (let j = i; j < src.length; j++) {
+        const d = src[j];
+        if (d === '\\') { j++; continue; }
+        if (cls) { if (d === ']') cls = false; continue; }
+        if (d === '[') cls = true;
+        else if (d === '(') depth++;
+        else if (d === ')' && --depth === 0) return src.slice(i + 1, j);
+      }
+    }
+  }
+  return null;
+}
+
+export function gitleaksCases(toml: string, seed = 20_240_602, perRule = 10): Case[] {
+  const regexes = new Map<string, string>();
+  for (const block of toml.split('[[rules]]').slice(1)) {
+    const id = /^id = "([^"]+)"/m.exec(block)?.[1];
+    const re = /^regex = '''(.*)'''$/m.exec(block)?.[1];
+    if (id && re) regexes.set(id, re);
+  }
+  const cases: Case[] = [];
+  let n = 0;
+  for (const [id, adapt] of Object.entries(GITLEAKS_RULES)) {
+    const src = regexes.get(id);
+    if (!src) throw new Error(`gitleaks rule ${id} not found`);
+    const whole = src.replace(/\(\?i\)/g, '');
+    const group = adapt((firstGroup(whole) ?? whole).replace(/\\b/g, '').replace(/\(\?-?i:/g, '(?:').replace(/\(\?i\)/g, ''));
+    const re = new RegExp(`^(?:${group})$`);
+    const values = fc.sample(fc.stringMatching(re), { numRuns: perRule, seed: seed + n++ });
+    values.forEach((v, i) => cases.push({ ...fill(TOKEN_TEMPLATES[i % TOKEN_TEMPLATES.length]!, v, 'secret'), tag: `gitleaks:${id}` }));
+  }
+  return cases;
+}
+
 function writeJsonl(path: string, cases: readonly Case[]): void {
   writeFileSync(path, cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
 }
@@ -282,10 +357,12 @@ export function main(argv: string[]): void {
   const presidio = presidioCases(JSON.parse(readFileSync(join(shared, 'pii', 'synth_dataset_v2.json'), 'utf8')));
   const squad = squadCases(JSON.parse(readFileSync(join(shared, 'squad', 'dev-v2.0.cs224n-half.json'), 'utf8')));
   const secrets = secretCases();
+  const gitleaks = gitleaksCases(readFileSync(join(shared, 'secrets', 'gitleaks.toml'), 'utf8'));
   writeJsonl(join(outDir, 'redaction-presidio.jsonl'), presidio);
   writeJsonl(join(outDir, 'redaction-secrets.jsonl'), secrets);
+  writeJsonl(join(outDir, 'redaction-gitleaks.jsonl'), gitleaks);
   writeJsonl(join(outDir, 'redaction-squad.jsonl'), squad);
-  for (const [name, n] of [['presidio', presidio.length], ['secrets', secrets.length], ['squad', squad.length]] as const) {
+  for (const [name, n] of [['presidio', presidio.length], ['secrets', secrets.length], ['gitleaks', gitleaks.length], ['squad', squad.length]] as const) {
     console.log(`${n} cases -> .tmp/eval/redaction-${name}.jsonl   (npm run eval -- redaction .tmp/eval/redaction-${name}.jsonl)`);
   }
 }

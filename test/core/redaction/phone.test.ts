@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { createPhoneFinder, findPhones } from '../../../core/redaction/phone.js';
+import type { Detection } from '../../../core/redaction/types.js';
+
+function phones(find: (t: string, o: Detection[]) => void, text: string): string[] {
+  const out: Detection[] = [];
+  find(text, out);
+  return out.map((d) => text.slice(d.start, d.end));
+}
+
+describe('createPhoneFinder', () => {
+  it('validates national numbers against the configured regions only', () => {
+    const text = 'Tel: 030 90182077';
+    expect(phones(findPhones, text)).to.deep.equal(['030 90182077']);
+    expect(phones(createPhoneFinder({ regions: ['US'] }), text)).to.deep.equal([]);
+  });
+
+  it('accepts any possible number behind a country code whatever the regions', () => {
+    expect(phones(createPhoneFinder({ regions: ['US'] }), 'ring +49 30 90182077 now')).to.deep.equal(['+49 30 90182077']);
+  });
+
+  it('needs a phone word for a number laid out in fewer than three groups', () => {
+    expect(phones(findPhones, 'ref 030 90182077')).to.deep.equal([]);
+    expect(phones(findPhones, 'call 030 90182077')).to.deep.equal(['030 90182077']);
+  });
+
+  it('masks phone-like layouts without validating once the parse budget is spent', () => {
+    const find = createPhoneFinder({ maxParses: 0 });
+    // 000-000-0000 is valid nowhere; past the budget, layout and a phone word are enough (fail closed).
+    expect(phones(find, 'Tel 000-000-0000 and ref 00 000')).to.deep.equal(['000-000-0000']);
+    expect(phones(findPhones, 'Tel 000-000-0000')).to.deep.equal([]);
+  });
+});
