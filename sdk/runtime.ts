@@ -5,7 +5,6 @@
  * question makes no network request at all.
  */
 import type { KitConfig, ModelSize } from '../core/config/index.js';
-import { crawlSite } from '../core/crawl/index.js';
 import { isKitError, KitError } from '../core/errors/index.js';
 import { checkGrounding } from '../core/grounding/index.js';
 import { selectMode, type DeviceProfile, type ModeDecision } from '../core/mode/index.js';
@@ -13,12 +12,8 @@ import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
 import { createExtractiveInference, createRetriever, EXTRACTIVE_MODEL, type Retriever } from '../core/retrieval/index.js';
 import type { Citation, SourcePage } from '../core/sources.js';
-import { buildCorpus } from '../core/text/index.js';
-import { extractFromHtml } from '../adapters/browser/extract-from-html.js';
+import { buildCorpus, loadCommonWords } from '../core/text/index.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';
-import { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
-import { withPageCache } from '../adapters/browser/idb-page-cache.js';
-import { probeDevice } from '../adapters/browser/webgpu-probe.js';
 import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
 import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
 import { createPlatformClient, type PlatformClient, type PlatformConfig } from '../adapters/remote/platform-client.js';
@@ -54,7 +49,9 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     emit('error', toEvent(err));
     return null;
   });
-  const devicePromise: Promise<DeviceProfile> = config.mode === 'remote' ? Promise.resolve({ adapter: null }) : probeDevice({ benchmark: config.gpuBenchmark, signal });
+  const devicePromise: Promise<DeviceProfile> = config.mode === 'remote'
+    ? Promise.resolve({ adapter: null })
+    : import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal }));
   const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
     ? import(/* webpackChunkName: "kit-redaction" */ '../core/redaction/index.js').then((m) => m.loadRedactor(config.redact))
     : Promise.resolve(null);
@@ -114,6 +111,7 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   let pages: SourcePage[] = live ? [live] : [];
   let cut = { pages: 0, chars: 0 };
   if (config.context.scope !== 'page') {
+    const { crawlSite, createFetchPageFetcher, extractFromHtml, withPageCache } = await import(/* webpackChunkName: "kit-crawl" */ './crawl.js');
     const fetcher = withPageCache(createFetchPageFetcher());
     const result = await crawlSite({
       pageUrl: url,
@@ -142,6 +140,8 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
     pages = pages.map((p) => ({ url: p.url, title: mask(p.title), text: mask(p.text) }));
   }
   const corpus = buildCorpus(pages);
+  // The gate weighs words against the page language's common-word list; English ships in the runtime, others load now.
+  await loadCommonWords(corpus.language);
   const chars = pages.reduce((n, p) => n + p.text.length, 0);
   return { url, pages, redacted, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
 }
@@ -185,19 +185,14 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
 function selectSources(context: Context, question: string, planMaxChars: number | undefined): SourcePage[] {
   const { corpus } = context.retriever;
   const budget = Math.min(MAX_SOURCE_CHARS, planMaxChars ?? Infinity);
-  const ranked = context.retriever.rankSentences(question, 30);
-  const order: number[] = [];
-  for (const r of ranked) {
-    const p = corpus.sentences[r.sentence]!.passage;
-    if (!order.includes(p)) order.push(p);
-  }
+  const order = context.retriever.rankPassages(question, MAX_SOURCES).map((r) => r.passage);
   // A question about the page itself ("summarise this page") names no content: its opening passages stand in.
   for (let p = 0; order.length < MAX_SOURCES && p < corpus.passages.length; p++) if (!order.includes(p)) order.push(p);
   const out: SourcePage[] = [];
   let used = 0;
   for (const p of order) {
     const passage = corpus.passages[p]!;
-    if (out.length >= MAX_SOURCES || used + passage.text.length > budget) break;
+    if (used + passage.text.length > budget) break;
     used += passage.text.length;
     out.push({ url: passage.url, title: passage.title, text: passage.text });
   }

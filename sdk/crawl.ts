@@ -1,0 +1,5 @@
+// The site crawl and what it needs, one lazy chunk: pages with context 'page' never load it.
+export { crawlSite } from '../core/crawl/index.js';
+export { extractFromHtml } from '../adapters/browser/extract-from-html.js';
+export { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
+export { withPageCache } from '../adapters/browser/idb-page-cache.js';
