@@ -78,8 +78,9 @@ export function domToText(root: Node, options: DomToTextOptions = {}): { text: s
       }
       if (BLOCKS.has(tag)) requestBreak(PARAGRAPHS.has(tag) ? 2 : 1);
     }
-    const isHeading = /^H[1-6]$/.test(tag);
-    const inContent = frame.inContent || CONTENT_CONTAINERS.has(tag) || (tag !== '' && (node as Element).getAttribute('role') === 'main');
+    const isHeading = tag.length === 2 && tag[0] === 'H' && tag[1]! >= '1' && tag[1]! <= '6';
+    const inContent = options.skipFurniture === true
+      && (frame.inContent || CONTENT_CONTAINERS.has(tag) || (tag !== '' && (node as Element).getAttribute('role') === 'main'));
     const inPre = frame.inPre || tag === 'PRE' || tag === 'TEXTAREA';
     if (isHeading && pendingBreak > 0 && parts.length > 0) {
       // Flush the break now so the heading's text starts exactly at headingStart.
@@ -87,8 +88,8 @@ export function domToText(root: Node, options: DomToTextOptions = {}): { text: s
       pendingBreak = 0;
     }
     stack.push({ node, exit: true, inContent, inPre, headingStart: isHeading ? parts.length : -1 });
-    const children = node.childNodes;
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, exit: false, inContent, inPre, headingStart: -1 });
+    // Children pushed last-first so they pop in document order; sibling links avoid materialising NodeLists.
+    for (let child = node.lastChild; child !== null; child = child.previousSibling) stack.push({ node: child, exit: false, inContent, inPre, headingStart: -1 });
   }
   return { text: cleanText(parts.join(''), { dropBoilerplate: options.skipFurniture === true }), headings };
 }

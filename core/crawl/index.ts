@@ -1,5 +1,4 @@
 export { crawlSite } from './crawl-site.js';
-export { planCrawl, type PlanInput } from './plan-crawl.js';
 export { CRAWL_LIMITS, type CrawlLimits } from './limits.js';
 export { normalizeUrl, originOf, dedupeSameOrigin, SameOriginUrlSet, type UrlRejection } from './normalize-url.js';
 export { scanSitemap, decodeXmlText, type SitemapScan } from './parse-sitemap.js';
