@@ -13,7 +13,7 @@ export interface PhoneCandidate {
   readonly international: boolean;
   /** Laid out the way phones are (3+ groups, or a parenthesised area code) and not like a grouped quantity. */
   readonly formatted: boolean;
-  /** A phone word (phone, tel, fax, mobile, call, …) is within CONTEXT_BEFORE/CONTEXT_AFTER characters. */
+  /** A phone word (phone, tel, fax, mobile, call, …) is within CONTEXT_BEFORE/CONTEXT_AFTER characters (computed on first use). */
   readonly context: boolean;
   /** Preceded by an "ISBN" label. */
   readonly isbnLabel: boolean;
@@ -24,7 +24,7 @@ const CANDIDATE = /(?<![\w+.\-/()])(?:\+|\(\+?)?\d[\d ().\-\u00a0]{4,24}\d(?:[ \
 /** Characters searched for a phone word before and after a candidate (defaults 40 and 16). */
 export const CONTEXT_BEFORE = 40;
 export const CONTEXT_AFTER = 16;
-const PHONE_WORD = /(?:^|[^\p{L}])(?:phone|ph|tel|telephone|mobile|mob|cell|cellphone|fax|call|calls|contact|desk|office|sms|text|whatsapp|dial|hotline|helpline|messages?|t[ée]l[ée]phone|t[ée]l|telefon|tel[ée]fono|handy|m[óo]vil|portable|fixe)(?![\p{L}])|電話|电话|手機|手机|携帯|傳真|传真/iu;
+const PHONE_WORD = /(?:^|[^a-zà-ÿ])(?:phone|ph|tel|telephone|mobile|mob|cell|cellphone|fax|call|calls|contact|desk|office|sms|text|whatsapp|dial|hotline|helpline|messages?|t[ée]l[ée]phone|t[ée]l|telefon|tel[ée]fono|handy|m[óo]vil|portable|fixe)(?![a-zà-ÿ])|電話|电话|手機|手机|携帯|傳真|传真/i;
 const EXTENSION = /[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6}$/;
 
 /** Yields every candidate in `text`, left to right. */
@@ -42,11 +42,18 @@ export function* phoneCandidates(text: string): Generator<PhoneCandidate> {
     const groups = body.split(/[ .\-()\u00a0]+/).filter((g) => g.length > 0);
     const thousands = /^\d{1,3}(?:[ .\u00a0]\d{3})+$/.test(body);
     const formatted = !thousands && (groups.length >= 3 || /^\(\d{1,5}\)/.test(body));
-    const around = text.slice(Math.max(0, start - CONTEXT_BEFORE), start) + ' ' + text.slice(end, end + CONTEXT_AFTER);
     let normalized = raw;
     if (international) normalized = raw.replace(/^\((\+?)/, '$1').replace(/^(?:00|011)/, '+').replace(/\(0\)/, '');
     const isbnLabel = /ISBN(?:-1[03])?[\s:\u00a0]*$/i.test(text.slice(Math.max(0, start - 16), start));
-    yield { start, end, raw, normalized, international, formatted, context: PHONE_WORD.test(around), isbnLabel };
+    let context: boolean | undefined;
+    yield {
+      start, end, raw, normalized, international, formatted, isbnLabel,
+      get context() {
+        // Lazy: most candidates are decided by their layout alone, and this search is the costliest check.
+        context ??= PHONE_WORD.test(text.slice(Math.max(0, start - CONTEXT_BEFORE), start) + ' ' + text.slice(end, end + CONTEXT_AFTER));
+        return context;
+      },
+    };
     if (end > CANDIDATE.lastIndex) CANDIDATE.lastIndex = end;
   }
 }
