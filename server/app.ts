@@ -15,8 +15,8 @@ import { resolve, resolveAll } from './tokens.js';
 export const API_VERSION = '1.0.0';
 
 /**
- * The Koa application: request id → access log → errors → CORS → health checks → /v1 routes (every
- * TOKENS.Routes binding plus GET /v1/openapi.json) → 404/405. It does not listen; server/main.ts does.
+ * The Koa application: request id → access log → errors → CORS → health checks → /sdk and /demo files → /v1
+ * routes (every TOKENS.Routes binding plus GET /v1/openapi.json) → 404/405. It does not listen; server/main.ts does.
  */
 export function createApp(container: Container): Koa {
   const config = resolve(container, 'Config');
@@ -36,6 +36,7 @@ export function createApp(container: Container): Koa {
   app.use(errorHandler(logger));
   app.use(corsMiddleware(config.corsOrigins));
   app.use(healthChecks(resolve(container, 'Database')));
+  app.use(resolve(container, 'DemoSite').middleware());
   for (const middleware of mountRoutes(routes, resolve(container, 'Authenticator'))) app.use(middleware);
   return app;
 }

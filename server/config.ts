@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { DatabaseLocation } from '../adapters/node/knex-database.js';
+import type { Tier } from '../core/ports/account-store.port.js';
+import { PlanOverrides, resolvePlans, type PlanLimits } from './plans.js';
 
 /** Everything the server reads from the environment, validated once at start (docs/operations.md lists each). */
 export interface ServerConfig {
@@ -34,11 +36,33 @@ export interface ServerConfig {
     readonly provider: 'altcha' | 'turnstile' | 'none';
     readonly turnstileSecret: string | null;
     readonly turnstileSiteKey: string | null;
+    /** Turnstile's siteverify URL; default Cloudflare's. */
+    readonly turnstileVerifyUrl: string | null;
+    /** ALTCHA work bound (about half of it in hashes on average); default 100 000. */
+    readonly altchaMaxNumber: number;
+    /** Lifetime of an ALTCHA challenge; default 300 s. */
+    readonly altchaTtlSeconds: number;
   };
   /** An OpenAI-compatible backend; null = the built-in extractive engine. */
   readonly inference: { readonly url: string; readonly model: string; readonly apiKey: string | null } | null;
-  /** Stripe billing; null = not configured (`billing_unavailable`). */
-  readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly pricePro: string; readonly priceBusiness: string } | null;
+  /** Stripe billing; null = not configured (`billing_unavailable`). `apiBase` points stripe-node elsewhere (tests, mocks). */
+  readonly stripe: {
+    readonly secretKey: string;
+    readonly webhookSecret: string;
+    readonly pricePro: string;
+    readonly priceBusiness: string;
+    readonly apiBase: string | null;
+  } | null;
+  /** Server-side masking of `/chat` sources (`KIT_REDACT_SOURCES`); null = off. */
+  readonly redactSources: { readonly secrets: boolean; readonly pii: boolean } | null;
+  /** Limits per tier (CONTRACT §6 defaults, `KIT_PLAN_LIMITS` overrides). */
+  readonly plans: Readonly<Record<Tier, PlanLimits>>;
+  /** Interval of `: keep-alive` comments on `/chat` streams; default 10 000 ms (the contract asks for ≤ 15 s). */
+  readonly sseKeepAliveMs: number;
+  /** How long SIGTERM waits for in-flight `/chat` streams before cutting them; default 25 000 ms. */
+  readonly shutdownGraceMs: number;
+  /** The demo organisation seeded on a fresh database, and where the SDK bundle and demo site are served from. */
+  readonly demo: { readonly seed: boolean; readonly sdkDir: string; readonly siteDir: string };
 }
 
 /** The variables read by loadConfig, for docs and error messages. */
@@ -47,7 +71,9 @@ export const CONFIG_VARIABLES = Object.freeze([
   'KIT_LOG_LEVEL', 'KIT_KEY_CACHE_TTL_MS', 'KIT_LAST_USED_FLUSH_MS', 'KIT_LOGIN_MAX_PER_EMAIL', 'KIT_LOGIN_MAX_PER_IP',
   'KIT_LOGIN_WINDOW_SECONDS', 'KIT_SIGNUPS_PER_IP_PER_HOUR', 'KIT_INVITATION_TTL_SECONDS', 'KIT_BOT_CHALLENGE',
   'KIT_TURNSTILE_SECRET', 'KIT_TURNSTILE_SITE_KEY', 'KIT_INFERENCE_URL', 'KIT_INFERENCE_MODEL', 'KIT_INFERENCE_API_KEY',
-  'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KIT_STRIPE_PRICE_PRO', 'KIT_STRIPE_PRICE_BUSINESS',
+  'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KIT_STRIPE_PRICE_PRO', 'KIT_STRIPE_PRICE_BUSINESS', 'KIT_STRIPE_API_BASE',
+  'KIT_TURNSTILE_VERIFY_URL', 'KIT_ALTCHA_MAX_NUMBER', 'KIT_ALTCHA_TTL_SECONDS', 'KIT_REDACT_SOURCES', 'KIT_PLAN_LIMITS',
+  'KIT_SSE_KEEPALIVE_MS', 'KIT_SHUTDOWN_GRACE_MS', 'KIT_DEMO', 'KIT_SDK_DIR', 'KIT_DEMO_DIR', 'NODE_ENV',
 ] as const);
 
 /** A configuration the server cannot start with; `problems` has one line per variable. */
@@ -118,6 +144,54 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.preprocess(blankToUndefined, z.string().regex(/^whsec_/, 'must start with whsec_').optional()),
   KIT_STRIPE_PRICE_PRO: z.preprocess(blankToUndefined, z.string().regex(/^price_/, 'must be a Stripe price id (price_…)').optional()),
   KIT_STRIPE_PRICE_BUSINESS: z.preprocess(blankToUndefined, z.string().regex(/^price_/, 'must be a Stripe price id (price_…)').optional()),
+  KIT_STRIPE_API_BASE: url(['http:', 'https:'], 'http(s)://'),
+  KIT_TURNSTILE_VERIFY_URL: url(['http:', 'https:'], 'http(s)://'),
+  KIT_ALTCHA_MAX_NUMBER: int(100, 10_000_000, 100_000),
+  KIT_ALTCHA_TTL_SECONDS: int(30, 3_600, 300),
+  KIT_REDACT_SOURCES: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default('false')
+      .transform((v, ctx) => {
+        const parts = v.toLowerCase().split(',').map((p) => p.trim()).filter(Boolean);
+        if (parts.length === 1 && (parts[0] === 'false' || parts[0] === 'off')) return null;
+        if (parts.length === 1 && parts[0] === 'true') return { secrets: true, pii: true };
+        if (parts.length === 0 || parts.some((p) => p !== 'secrets' && p !== 'pii')) {
+          ctx.addIssue({ code: 'custom', message: 'must be false, true, secrets, pii or secrets,pii' });
+          return z.NEVER;
+        }
+        return { secrets: parts.includes('secrets'), pii: parts.includes('pii') };
+      }),
+  ),
+  KIT_PLAN_LIMITS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default('{}')
+      .transform((v, ctx) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(v);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be JSON like {"free":{"requests_per_minute":30}}' });
+          return z.NEVER;
+        }
+        const parsed = PlanOverrides.safeParse(json);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          ctx.addIssue({ code: 'custom', message: `${issue.path.join('.')}: ${issue.message}` });
+          return z.NEVER;
+        }
+        return resolvePlans(parsed.data);
+      }),
+  ),
+  KIT_SSE_KEEPALIVE_MS: int(50, 15_000, 10_000),
+  KIT_SHUTDOWN_GRACE_MS: int(0, 600_000, 25_000),
+  KIT_DEMO: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true').transform((v) => v === 'true')),
+  KIT_SDK_DIR: z.preprocess(blankToUndefined, z.string().default('./dist/sdk')),
+  KIT_DEMO_DIR: z.preprocess(blankToUndefined, z.string().default('./demo')),
+  NODE_ENV: optionalText,
 });
 
 /**
@@ -134,6 +208,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const e = parsed.data;
   if (e.KIT_BOT_CHALLENGE === 'turnstile' && (!e.KIT_TURNSTILE_SECRET || !e.KIT_TURNSTILE_SITE_KEY)) {
     problems.push('KIT_TURNSTILE_SECRET and KIT_TURNSTILE_SITE_KEY: both are required when KIT_BOT_CHALLENGE=turnstile');
+  }
+  if (e.KIT_BOT_CHALLENGE === 'none' && e.NODE_ENV === 'production') {
+    problems.push('KIT_BOT_CHALLENGE: "none" is for development only and is refused when NODE_ENV=production');
   }
   if (!e.KIT_INFERENCE_URL && (e.KIT_INFERENCE_MODEL || e.KIT_INFERENCE_API_KEY)) {
     problems.push('KIT_INFERENCE_URL: required when KIT_INFERENCE_MODEL or KIT_INFERENCE_API_KEY is set');
@@ -159,11 +236,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     loginLimits: { perEmail: e.KIT_LOGIN_MAX_PER_EMAIL, perIp: e.KIT_LOGIN_MAX_PER_IP, windowSeconds: e.KIT_LOGIN_WINDOW_SECONDS },
     signupsPerIpPerHour: e.KIT_SIGNUPS_PER_IP_PER_HOUR,
     invitationTtlSeconds: e.KIT_INVITATION_TTL_SECONDS,
-    botChallenge: { provider: e.KIT_BOT_CHALLENGE, turnstileSecret: e.KIT_TURNSTILE_SECRET ?? null, turnstileSiteKey: e.KIT_TURNSTILE_SITE_KEY ?? null },
+    botChallenge: {
+      provider: e.KIT_BOT_CHALLENGE,
+      turnstileSecret: e.KIT_TURNSTILE_SECRET ?? null,
+      turnstileSiteKey: e.KIT_TURNSTILE_SITE_KEY ?? null,
+      turnstileVerifyUrl: e.KIT_TURNSTILE_VERIFY_URL ?? null,
+      altchaMaxNumber: e.KIT_ALTCHA_MAX_NUMBER,
+      altchaTtlSeconds: e.KIT_ALTCHA_TTL_SECONDS,
+    },
     inference: e.KIT_INFERENCE_URL ? { url: e.KIT_INFERENCE_URL, model: e.KIT_INFERENCE_MODEL!, apiKey: e.KIT_INFERENCE_API_KEY ?? null } : null,
     stripe:
       stripeSet.length === stripeVars.length
-        ? { secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, pricePro: e.KIT_STRIPE_PRICE_PRO!, priceBusiness: e.KIT_STRIPE_PRICE_BUSINESS! }
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY!,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+            pricePro: e.KIT_STRIPE_PRICE_PRO!,
+            priceBusiness: e.KIT_STRIPE_PRICE_BUSINESS!,
+            apiBase: e.KIT_STRIPE_API_BASE ?? null,
+          }
         : null,
+    redactSources: e.KIT_REDACT_SOURCES,
+    plans: e.KIT_PLAN_LIMITS,
+    sseKeepAliveMs: e.KIT_SSE_KEEPALIVE_MS,
+    shutdownGraceMs: e.KIT_SHUTDOWN_GRACE_MS,
+    demo: { seed: e.KIT_DEMO, sdkDir: resolve(cwd, e.KIT_SDK_DIR), siteDir: resolve(cwd, e.KIT_DEMO_DIR) },
   };
 }

@@ -1,12 +1,18 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule } from 'inversify';
 import { accountsModule } from './modules/accounts.module.js';
+import { billingModule } from './modules/billing.module.js';
+import { chatModule } from './modules/chat.module.js';
+import { demoModule } from './modules/demo.module.js';
 import { infrastructureModule, type InfrastructureDeps } from './modules/infrastructure.module.js';
 import { keysModule } from './modules/keys.module.js';
 import { usageModule } from './modules/usage.module.js';
 
-/** The feature modules of part 1; part 2 appends its own (config/session/chat, billing). */
-export const FEATURE_MODULES: readonly ContainerModule[] = Object.freeze([accountsModule, keysModule, usageModule]);
+/**
+ * The feature modules. Chat comes first because shutdown hooks run in binding order: in-flight streams drain
+ * (and write their usage rows) before key last-use times are flushed and the database closes.
+ */
+export const FEATURE_MODULES: readonly ContainerModule[] = Object.freeze([chatModule, accountsModule, keysModule, usageModule, billingModule, demoModule]);
 
 /**
  * The server's composition root: one singleton container with the infrastructure, every feature module and

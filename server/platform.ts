@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import { createKnexDatabase, type KnexDatabase } from '../adapters/node/knex-database.js';
 import { migrateToLatest } from '../adapters/node/migrations/index.js';
 import { createPgSettingsStore } from '../adapters/node/pg-settings-store.js';
+import { DEFAULT_REPLACEMENT } from '../core/config/defaults.js';
 import type { PasswordHasherPort } from '../core/ports/password-hasher.port.js';
+import { loadRedactor } from '../core/redaction/index.js';
 import { buildContainer } from './container.js';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
@@ -14,6 +16,10 @@ import { resolveAll, type Clock } from './tokens.js';
 
 /** Settings key of the generated JWT secret (used when KIT_JWT_SECRET is unset). */
 export const JWT_SECRET_SETTING = 'jwt_secret';
+/** Settings key of the generated ALTCHA HMAC key. */
+export const ALTCHA_KEY_SETTING = 'altcha_hmac_key';
+/** Settings key of the generated browser-session signing secret. */
+export const SESSION_SECRET_SETTING = 'session_secret';
 
 export interface PlatformOptions {
   readonly logger?: Logger;
@@ -41,10 +47,17 @@ export async function createPlatform(config: ServerConfig, options: PlatformOpti
   try {
     const applied = await migrateToLatest(database.knex);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
-    let secret = config.jwtSecret;
-    if (secret === null) {
-      secret = await createPgSettingsStore(database.knex).getOrCreate(JWT_SECRET_SETTING, () => randomBytes(48).toString('base64url'));
-    }
+    const settings = createPgSettingsStore(database.knex);
+    const generated = () => randomBytes(48).toString('base64url');
+    // Generated once and kept in the database: every replica on it signs and verifies alike.
+    const secret = config.jwtSecret ?? (await settings.getOrCreate(JWT_SECRET_SETTING, generated));
+    const platformSecrets = {
+      altchaHmacKey: await settings.getOrCreate(ALTCHA_KEY_SETTING, generated),
+      sessionSecret: Buffer.from(await settings.getOrCreate(SESSION_SECRET_SETTING, generated), 'base64url'),
+    };
+    const sourceRedactor = config.redactSources
+      ? await loadRedactor({ ...config.redactSources, patterns: [], replacement: DEFAULT_REPLACEMENT })
+      : null;
     const container = buildContainer(
       {
         config,
@@ -52,6 +65,8 @@ export async function createPlatform(config: ServerConfig, options: PlatformOpti
         database,
         clock: options.clock ?? (() => new Date()),
         jwtSecret: new TextEncoder().encode(secret),
+        platformSecrets,
+        sourceRedactor,
         ...(options.passwordHasher ? { passwordHasher: options.passwordHasher } : {}),
       },
       options.modules ?? [],

@@ -2,6 +2,13 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { KnexDatabase } from '../adapters/node/knex-database.js';
 import type { SettingsStore } from '../adapters/node/pg-settings-store.js';
+import type { BillingStore } from '../adapters/node/pg-billing-store.js';
+import type { ChatLimiter } from '../adapters/node/pg-chat-limiter.js';
+import type { BillingPort } from '../core/ports/billing.port.js';
+import type { BotChallengePort } from '../core/ports/bot-challenge.port.js';
+import type { InferencePort } from '../core/ports/inference.port.js';
+import type { ReplayStorePort } from '../core/ports/replay-store.port.js';
+import type { Redactor } from '../core/redaction/index.js';
 import type { AccessTokenPort } from '../core/ports/access-token.port.js';
 import type { AccountStorePort } from '../core/ports/account-store.port.js';
 import type { KeyStorePort } from '../core/ports/key-store.port.js';
@@ -17,6 +24,18 @@ import type { KeyVerifier } from './services/key-verifier.js';
 import type { LastUsedTracker } from './services/last-used-tracker.js';
 import type { OrgService } from './services/org-service.js';
 import type { UsageService } from './services/usage-service.js';
+import type { BillingService } from './services/billing-service.js';
+import type { ChatService } from './services/chat-service.js';
+import type { DemoSite } from './demo/demo-site.js';
+import type { SessionTokens } from './services/session-tokens.js';
+
+/** Server-wide secrets kept in the database (generated on first start), shared by every replica. */
+export interface PlatformSecrets {
+  /** Signs ALTCHA challenges. */
+  readonly altchaHmacKey: string;
+  /** Signs browser sessions. */
+  readonly sessionSecret: Uint8Array;
+}
 
 /** The current time; injected so tests can move it. */
 export type Clock = () => Date;
@@ -24,7 +43,7 @@ export type Clock = () => Date;
 /** Something to run when the server stops (flush buffers), in registration order. */
 export type ShutdownHook = () => Promise<void>;
 
-/** What each token resolves to. Part 2 adds its services here and in TOKENS. */
+/** What each token resolves to. */
 export interface Services {
   Config: ServerConfig;
   Logger: Logger;
@@ -44,6 +63,20 @@ export interface Services {
   LastUsedTracker: LastUsedTracker;
   UsageService: UsageService;
   Authenticator: Authenticator;
+  PlatformSecrets: PlatformSecrets;
+  ReplayStore: ReplayStorePort;
+  BotChallenge: BotChallengePort;
+  SessionTokens: SessionTokens;
+  Inference: InferencePort;
+  /** Server-side masking of /chat sources (KIT_REDACT_SOURCES); null when off. */
+  SourceRedactor: Redactor | null;
+  ChatLimiter: ChatLimiter;
+  ChatService: ChatService;
+  /** null when Stripe is not configured. */
+  Billing: BillingPort | null;
+  BillingStore: BillingStore;
+  BillingService: BillingService;
+  DemoSite: DemoSite;
   /** Multi-bound: each area binds one array of routes; createApp mounts them all. */
   Routes: readonly Route[];
   /** Multi-bound. */
@@ -70,6 +103,18 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = Object.freeze(
   LastUsedTracker: Symbol.for('kit.LastUsedTracker'),
   UsageService: Symbol.for('kit.UsageService'),
   Authenticator: Symbol.for('kit.Authenticator'),
+  PlatformSecrets: Symbol.for('kit.PlatformSecrets'),
+  ReplayStore: Symbol.for('kit.ReplayStore'),
+  BotChallenge: Symbol.for('kit.BotChallenge'),
+  SessionTokens: Symbol.for('kit.SessionTokens'),
+  Inference: Symbol.for('kit.Inference'),
+  SourceRedactor: Symbol.for('kit.SourceRedactor'),
+  ChatLimiter: Symbol.for('kit.ChatLimiter'),
+  ChatService: Symbol.for('kit.ChatService'),
+  Billing: Symbol.for('kit.Billing'),
+  BillingStore: Symbol.for('kit.BillingStore'),
+  BillingService: Symbol.for('kit.BillingService'),
+  DemoSite: Symbol.for('kit.DemoSite'),
   Routes: Symbol.for('kit.Routes'),
   ShutdownHooks: Symbol.for('kit.ShutdownHooks'),
 });

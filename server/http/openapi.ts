@@ -75,7 +75,14 @@ export function buildOpenApiDocument(routes: readonly Route[], info: { title: st
       responses[status] = {
         description: spec.description,
         headers: { 'Request-Id': REQUEST_ID_HEADER },
-        ...(spec.schema ? { content: { [spec.contentType ?? 'application/json']: { schema: collector.convert(spec.schema, 'output') } } } : {}),
+        ...(spec.schema
+          ? {
+              content: {
+                [spec.contentType ?? 'application/json']: { schema: collector.convert(spec.schema, 'output') },
+                ...Object.fromEntries(Object.entries(spec.alternatives ?? {}).map(([type, schema]) => [type, { schema: collector.convert(schema, 'output') }])),
+              },
+            }
+          : {}),
       };
     }
     const byStatus = new Map<number, ServerErrorCode[]>();
@@ -84,7 +91,15 @@ export function buildOpenApiDocument(routes: readonly Route[], info: { title: st
     for (const [status, group] of byStatus) {
       responses[String(status)] = {
         description: group.map((c) => `\`${c}\`: ${ERROR_CODES[c].message}`).join(' '),
-        headers: { 'Request-Id': REQUEST_ID_HEADER, ...(group.includes('rate_limited') ? { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } : {}) },
+        headers: {
+          'Request-Id': REQUEST_ID_HEADER,
+          ...(group.includes('rate_limited') || group.includes('quota_exceeded')
+            ? {
+                'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+                RateLimit: { description: 'The window: `limit=<n>, remaining=<n>, reset=<seconds>`.', schema: { type: 'string' } },
+              }
+            : {}),
+        },
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }

@@ -12,6 +12,8 @@ export interface ResponseSpec {
   readonly schema?: z.ZodType;
   /** Default 'application/json'. */
   readonly contentType?: string;
+  /** More representations of the same status (e.g. `text/event-stream` beside JSON), by content type. */
+  readonly alternatives?: Readonly<Record<string, z.ZodType>>;
 }
 
 /** What a handler sends; a handler that streams sets `ctx` itself and returns undefined. */
@@ -56,7 +58,8 @@ export interface RouteSpec<A extends AuthRequirement = AuthRequirement, P = unkn
   readonly body?: B;
   /** When false, an absent body is validated as `undefined` (e.g. rotate's optional options); default true. */
   readonly bodyRequired?: boolean;
-  readonly bodyLimitBytes?: number;
+  /** Largest body in bytes, or a function of the caller (e.g. the key's plan); default 64 KiB. */
+  readonly bodyLimitBytes?: number | ((auth: AuthFor<A>) => number);
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   /** Error codes this route may answer besides the ones implied by its auth, params, query and body. */
   readonly errors?: readonly ServerErrorCode[];

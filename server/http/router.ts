@@ -34,7 +34,8 @@ async function run(route: Route, authenticator: Authenticator, ctx: Context): Pr
   const query = route.query ? parse(route.query, ctx.query, 'query') : undefined;
   let body: unknown;
   if (route.body) {
-    const raw = await readJsonBody(ctx, route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
+    const limit = typeof route.bodyLimitBytes === 'function' ? route.bodyLimitBytes(auth as never) : (route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
+    const raw = await readJsonBody(ctx, limit);
     if (raw === undefined && route.bodyRequired !== false) throw new KitError('invalid_request', 'body: a JSON body is required');
     body = parse(route.body, raw, 'body');
   }

@@ -4,22 +4,43 @@ import type { Middleware } from 'koa';
 /** Response headers a browser script may read. */
 export const EXPOSED_HEADERS = ['Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
 
+/** The routes browsers call with a publishable key; their CORS follows the key's `allowed_origins`. */
+export const BROWSER_PATHS: ReadonlySet<string> = new Set(['/v1/config', '/v1/session', '/v1/chat']);
+
 /**
  * CORS for the API. Dashboard routes use bearer tokens (never cookies), so allowing any origin exposes nothing a
- * script could not already send; `KIT_CORS_ORIGINS` narrows it. Routes that take a publishable key check the
- * key's own `allowed_origins` in the authenticator, before any work is done.
+ * script could not already send; `KIT_CORS_ORIGINS` narrows it. The browser routes (/config, /session, /chat) follow
+ * each key's own `allowed_origins` instead: a preflight carries no key, so any origin may preflight, and the actual
+ * answer gets `Access-Control-Allow-Origin` from the authenticator only when the key allows that origin.
  */
 export function corsMiddleware(origins: '*' | readonly string[]): Middleware {
-  return cors({
+  const dashboard = cors({
     origin: (ctx) => {
       const origin = ctx.get('origin');
       if (origins === '*') return '*';
       return origins.includes(origin) ? origin : '';
     },
     allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'Kit-Session'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Kit-Session', 'Idempotency-Key'],
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: 600,
     credentials: false,
   });
+  return async (ctx, next) => {
+    if (!BROWSER_PATHS.has(ctx.path)) return dashboard(ctx, next);
+    const origin = ctx.get('origin');
+    if (origin === '') return next();
+    ctx.vary('Origin');
+    if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method') !== '') {
+      ctx.set('Access-Control-Allow-Origin', origin);
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Kit-Session');
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+      return;
+    }
+    // Date lets the SDK measure a session's lifetime on the server's clock.
+    ctx.set('Access-Control-Expose-Headers', [...EXPOSED_HEADERS, 'Date'].join(', '));
+    return next();
+  };
 }

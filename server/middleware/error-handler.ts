@@ -45,7 +45,7 @@ export function errorHandler(logger: Logger): Middleware {
       const requestId = String(ctx.state.requestId ?? '');
       if (code === 'internal_error') logger.error({ request_id: requestId, err: loggable(err) }, 'unhandled error');
       const details = isKitError(err) ? err.details : undefined;
-      if (code === 'rate_limited' && details && typeof details.retry_after === 'number') {
+      if ((code === 'rate_limited' || code === 'quota_exceeded') && details && typeof details.retry_after === 'number') {
         ctx.set('Retry-After', String(details.retry_after));
         ctx.set('RateLimit', `limit=${details.ratelimit_limit}, remaining=${details.ratelimit_remaining}, reset=${details.ratelimit_reset}`);
       }

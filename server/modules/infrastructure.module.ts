@@ -6,9 +6,10 @@ import { createJoseAccessTokens } from '../../adapters/node/jose-access-tokens.j
 import { createPgRateLimiter } from '../../adapters/node/pg-rate-limiter.js';
 import { createPgSettingsStore } from '../../adapters/node/pg-settings-store.js';
 import type { PasswordHasherPort } from '../../core/ports/password-hasher.port.js';
+import type { Redactor } from '../../core/redaction/index.js';
 import { Authenticator } from '../auth/authenticator.js';
 import type { ServerConfig } from '../config.js';
-import { TOKENS, type Clock } from '../tokens.js';
+import { TOKENS, type Clock, type PlatformSecrets } from '../tokens.js';
 
 /** What the composition root hands the container: values made before it exists. */
 export interface InfrastructureDeps {
@@ -20,9 +21,13 @@ export interface InfrastructureDeps {
   readonly jwtSecret: Uint8Array;
   /** Default: Argon2id at OWASP's parameters. */
   readonly passwordHasher?: PasswordHasherPort;
+  /** The ALTCHA and session signing secrets (from the settings table). */
+  readonly platformSecrets: PlatformSecrets;
+  /** The /chat source redactor when KIT_REDACT_SOURCES is on (loaded before the container: it imports lazily). */
+  readonly sourceRedactor: Redactor | null;
 }
 
-/** Config, logger, clock, database, rate limiter, password hashing, JWTs and the request authenticator. */
+/** Config, logger, clock, database, rate limiter, password hashing, JWTs, the request authenticator and server secrets. */
 export function infrastructureModule(deps: InfrastructureDeps): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.Config).toConstantValue(deps.config);
@@ -34,5 +39,7 @@ export function infrastructureModule(deps: InfrastructureDeps): ContainerModule 
     bind(TOKENS.PasswordHasher).toConstantValue(deps.passwordHasher ?? createArgon2PasswordHasher());
     bind(TOKENS.AccessTokens).toConstantValue(createJoseAccessTokens({ secret: deps.jwtSecret }));
     bind(TOKENS.Authenticator).to(Authenticator);
+    bind(TOKENS.PlatformSecrets).toConstantValue(deps.platformSecrets);
+    bind(TOKENS.SourceRedactor).toConstantValue(deps.sourceRedactor);
   });
 }

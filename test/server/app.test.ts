@@ -38,7 +38,13 @@ describe('createApp', () => {
 
   it('answers not_found in the contract shape for an unknown path', async () => {
     expectError(await api().get('/v1/does-not-exist'), 404, 'not_found');
-    expectError(await api().get('/'), 404, 'not_found');
+    expectError(await api().get('/nothing-here'), 404, 'not_found');
+  });
+
+  it('redirects / to the demo site', async () => {
+    const res = await api().get('/');
+    expect(res.status).to.equal(302);
+    expect(res.headers.location).to.equal('/demo/');
   });
 
   it('answers method_not_allowed with an Allow header for a known path and a wrong method', async () => {

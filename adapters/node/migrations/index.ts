@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { initialSchema } from './0001-initial-schema.js';
+import { chatAndBilling } from './0002-chat-and-billing.js';
 
 /** One schema change. `name` orders the history and must never change once released. */
 export interface Migration {
@@ -12,7 +13,7 @@ export interface Migration {
  * Every migration, oldest first. Imported as modules (not globbed from disk) so the bundled server carries them.
  * To add one: create `NNNN-what-it-does.ts` exporting a Migration and append it here.
  */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling]);
 
 /** A knex migration source over an explicit list. */
 export function createMigrationSource(migrations: readonly Migration[] = MIGRATIONS): Knex.MigrationSource<Migration> {

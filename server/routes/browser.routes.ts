@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { KitError } from '../../core/errors/index.js';
+import type { BotChallengePort } from '../../core/ports/bot-challenge.port.js';
+import type { RateLimiterPort } from '../../core/ports/rate-limiter.port.js';
+import type { ServerConfig } from '../config.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { Timestamp } from '../http/schemas.js';
+import { TierSchema } from '../http/views.js';
+import type { PlanLimits } from '../plans.js';
+import { rateLimited } from '../services/rate-limit-refusal.js';
+import { unwrap } from '../services/service-result.js';
+import type { SessionTokens } from '../services/session-tokens.js';
+import type { Clock } from '../tokens.js';
+
+const Limits = z
+  .strictObject({
+    requests_per_minute: z.number().int(),
+    session_requests_per_minute: z.number().int(),
+    max_question_chars: z.number().int(),
+    max_context_chars: z.number().int(),
+    max_pages: z.number().int(),
+    session_ttl_seconds: z.number().int(),
+    monthly_tokens: z.number().int(),
+  })
+  .meta({ id: 'PlanLimits', description: "The key's plan (CONTRACT §6): per-key and per-session requests per minute on /chat, sizes, the session lifetime and the monthly token quota." });
+
+const BotChallenge = z
+  .discriminatedUnion('provider', [
+    z.strictObject({
+      provider: z.literal('altcha'),
+      challenge: z.strictObject({
+        algorithm: z.enum(['SHA-1', 'SHA-256', 'SHA-512']),
+        challenge: z.string(),
+        maxnumber: z.number().int(),
+        salt: z.string().meta({ description: 'Carries `expires=<unix seconds>` and the origin it was issued for.' }),
+        signature: z.string(),
+      }),
+    }),
+    z.strictObject({ provider: z.literal('turnstile'), site_key: z.string() }),
+    z.strictObject({ provider: z.literal('none') }),
+  ])
+  .meta({ id: 'BotChallenge', description: 'What to solve for POST /session: an ALTCHA proof of work, a Cloudflare Turnstile widget, or nothing (development, and secret keys).' });
+
+const PlatformConfig = z
+  .strictObject({
+    tier: TierSchema,
+    mode: z.enum(['auto', 'local', 'remote']),
+    model: z.enum(['auto', 'nano', 'small', 'balanced', 'quality']),
+    limits: Limits,
+    bot_challenge: BotChallenge,
+  })
+  .meta({ id: 'PlatformConfig' });
+
+/** The browser-facing part of a plan, as `GET /config` shows it. */
+export function limitsView(plan: PlanLimits): z.infer<typeof Limits> {
+  return {
+    requests_per_minute: plan.requestsPerMinute,
+    session_requests_per_minute: plan.sessionRequestsPerMinute,
+    max_question_chars: plan.maxQuestionChars,
+    max_context_chars: plan.maxContextChars,
+    max_pages: plan.maxPages,
+    session_ttl_seconds: plan.sessionTtlSeconds,
+    monthly_tokens: plan.monthlyTokens,
+  };
+}
+
+/** What the browser routes need. */
+export interface BrowserRouteDeps {
+  readonly config: ServerConfig;
+  readonly clock: Clock;
+  readonly challenge: BotChallengePort;
+  readonly sessions: SessionTokens;
+  readonly limiter: RateLimiterPort;
+}
+
+/** GET /config and POST /session: what the SDK asks before its first question. */
+export function browserRoutes({ config, clock, challenge, sessions, limiter }: BrowserRouteDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/config',
+      operationId: 'getConfig',
+      summary: "The key's plan and the bot challenge to solve",
+      description:
+        'For a publishable key: the plan, the limits and a fresh bot challenge for this `Origin` (answered with CORS only for origins the key allows). For a secret key (Mode B proxies): the same plan with `bot_challenge: { provider: "none" }`, since secret keys need no session. Never cached (`Cache-Control: no-store`): every answer carries a new challenge.',
+      tags: ['Browser'],
+      auth: { kind: 'key', kinds: ['publishable', 'secret'] },
+      responses: { 200: { description: 'The configuration.', schema: PlatformConfig } },
+      async handler({ auth, ctx }) {
+        const plan = config.plans[auth.orgTier];
+        const origin = ctx.get('origin') || null;
+        const bot_challenge = auth.keyKind === 'secret' ? { provider: 'none' as const } : await challenge.issue({ origin });
+        return {
+          status: 200,
+          headers: { 'Cache-Control': 'no-store' },
+          body: { tier: auth.orgTier, mode: plan.mode, model: plan.model, limits: limitsView(plan), bot_challenge },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/session',
+      operationId: 'createSession',
+      summary: 'Exchange a solved bot challenge for a browser session',
+      description:
+        'The `solution` of the challenge from GET /config (ALTCHA: the base64 payload; Turnstile: the widget token; `none`: null). Each solution is accepted once, on every replica. The session works with this key from this `Origin` only, for the plan\'s `session_ttl_seconds`; send it as `Kit-Session` on POST /chat. Sessions per key per minute are limited like chats (`requests_per_minute`).',
+      tags: ['Browser'],
+      auth: { kind: 'key', kinds: ['publishable'] },
+      body: z.strictObject({
+        provider: z.enum(['altcha', 'turnstile', 'none']),
+        solution: z.string().max(8_192, 'must be at most 8192 characters').nullable(),
+      }),
+      responses: {
+        201: {
+          description: 'The session.',
+          schema: z
+            .strictObject({ session: z.string().meta({ description: 'Send as the Kit-Session header.' }), expires_at: Timestamp })
+            .meta({ id: 'BrowserSession' }),
+        },
+      },
+      errors: ['challenge_failed', 'rate_limited', 'upstream_unavailable'],
+      async handler({ auth, body, ctx, ip }) {
+        const plan = config.plans[auth.orgTier];
+        const now = clock();
+        const limit = await limiter.hit(`session:key:${auth.keyId}`, plan.requestsPerMinute, 60, now);
+        if (!limit.allowed) unwrap(rateLimited(limit, now, `This key is over its ${plan.requestsPerMinute} sessions per minute; retry later.`));
+        if (body.provider !== challenge.provider) {
+          throw new KitError('challenge_failed', `This server uses the ${challenge.provider} bot challenge; get a fresh one from GET /v1/config.`);
+        }
+        const origin = ctx.get('origin') || null;
+        const outcome = await challenge.verify(body.solution, { origin, remoteIp: ip });
+        if (!outcome.ok) throw new KitError(outcome.code, outcome.reason);
+        const issued = sessions.issue({ keyId: auth.keyId, origin }, plan.sessionTtlSeconds, now);
+        return { status: 201, headers: { 'Cache-Control': 'no-store' }, body: { session: issued.token, expires_at: issued.expiresAt.toISOString() } };
+      },
+    }),
+  ];
+}

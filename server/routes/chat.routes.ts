@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { KitError } from '../../core/errors/index.js';
+import type { KeyAuth } from '../auth/auth-context.js';
+import type { ServerConfig } from '../config.js';
+import { createJsonSink, createSseSink } from '../http/chat-sinks.js';
+import { defineRoute, type Route } from '../http/route.js';
+import type { ChatService } from '../services/chat-service.js';
+import { unwrap } from '../services/service-result.js';
+
+/** Most turns a request may carry (earlier turns plus the question). */
+export const MAX_MESSAGES = 50;
+/** Most sources a request may carry. */
+export const MAX_SOURCES = 100;
+
+const HttpUrl = z
+  .string()
+  .max(2_048, 'must be at most 2048 characters')
+  .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'must be an http(s) URL');
+
+const ChatBody = z
+  .strictObject({
+    messages: z
+      .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string() }))
+      .min(1, 'must hold the question')
+      .max(MAX_MESSAGES, `at most ${MAX_MESSAGES} messages`)
+      .meta({ description: 'Earlier turns (user/assistant), oldest first; the last is the user\'s question.' }),
+    sources: z
+      .array(z.strictObject({ url: HttpUrl, title: z.string().max(1_000, 'must be at most 1000 characters'), text: z.string() }))
+      .max(MAX_SOURCES, `at most ${MAX_SOURCES} sources`)
+      .meta({ description: 'The passages to answer from, numbered 1..n for citations. Their total text is limited by max_context_chars.' }),
+    model: z.string().max(100, 'must be at most 100 characters').default('auto').meta({ description: "Ignored beyond 'auto' for now: the server's engine answers and `start` names it." }),
+    stream: z.boolean().default(true),
+  })
+  .meta({ id: 'ChatRequest' });
+
+const Usage = z.strictObject({ input_tokens: z.number().int(), output_tokens: z.number().int() });
+const ChatAnswer = z
+  .strictObject({
+    id: z.string().meta({ description: 'The request id.' }),
+    text: z.string(),
+    citations: z.array(z.strictObject({ index: z.number().int(), url: z.string(), title: z.string() })),
+    refused: z.boolean(),
+    model: z.string(),
+    finish_reason: z.enum(['stop', 'length', 'refused']),
+    usage: Usage,
+  })
+  .meta({ id: 'ChatAnswer', description: 'The answer of `stream: false`.' });
+
+const EventStream = z.string().meta({
+  description:
+    'Server-sent events, each with an increasing `id:`, and a `: keep-alive` comment at least every 15 s. `start {request_id, model, mode}`, then `delta {text}` and `citation {index, url, title}` (index 1-based into sources) — or `refusal {message}` — then `done {finish_reason: stop|length|refused, usage: {input_tokens, output_tokens}}`. An `error {error: {code, message, request_id}}` event ends the stream instead of `done`.',
+});
+
+/** What the chat route needs. */
+export interface ChatRouteDeps {
+  readonly config: ServerConfig;
+  readonly chat: ChatService;
+}
+
+/** POST /chat (CONTRACT §4). */
+export function chatRoutes({ config, chat }: ChatRouteDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/chat',
+      operationId: 'chat',
+      summary: 'Answer a question from the given sources (streamed)',
+      description:
+        'A publishable key with its `Kit-Session`, or a secret key (servers, Mode B). Before any model call: sizes against the plan, per-key and per-session requests per minute, the monthly token quota, then the grounding gate on the sources (an ungrounded question gets a `refusal` and no model call). Errors found before the stream starts are plain JSON errors with their status.',
+      tags: ['Chat'],
+      auth: { kind: 'key', kinds: ['publishable', 'secret'] },
+      body: ChatBody,
+      bodyLimitBytes: (auth: KeyAuth) => config.plans[auth.orgTier].maxBodyBytes,
+      responses: {
+        200: {
+          description: 'The answer: an event stream, or one JSON object with `stream: false`.',
+          contentType: 'text/event-stream',
+          schema: EventStream,
+          alternatives: { 'application/json': ChatAnswer },
+        },
+      },
+      errors: ['session_required', 'payload_too_large', 'rate_limited', 'quota_exceeded', 'upstream_unavailable'],
+      async handler({ auth, body, ctx, requestId }) {
+        const session = ctx.get('kit-session') || null;
+        const origin = ctx.get('origin') || null;
+        const admitted = unwrap(await chat.admit(auth, body, session, origin));
+        const rl = admitted.rateLimit;
+        ctx.set('RateLimit', `limit=${rl.limit}, remaining=${rl.remaining}, reset=${rl.resetSeconds}`);
+        ctx.set('RateLimit-Policy', `${rl.limit};w=60`);
+        if (body.stream) {
+          await chat.run(admitted, requestId, createSseSink(ctx, { keepAliveMs: config.sseKeepAliveMs, requestId }));
+          return undefined;
+        }
+        const sink = createJsonSink(ctx, requestId);
+        await chat.run(admitted, requestId, sink);
+        if (sink.error) throw new KitError(sink.error.code, sink.error.message);
+        return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: sink.answer };
+      },
+    }),
+  ];
+}

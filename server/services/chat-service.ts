@@ -1,0 +1,324 @@
+import { inject, injectable } from 'inversify';
+import type { Logger } from 'pino';
+import type { ChatLimiter } from '../../adapters/node/pg-chat-limiter.js';
+import { isKitError, KitError, type ServerErrorCode } from '../../core/errors/index.js';
+import { checkGrounding, refusalMessage } from '../../core/grounding/index.js';
+import type { InferenceEvent, InferencePort } from '../../core/ports/inference.port.js';
+import type { Redactor } from '../../core/redaction/index.js';
+import { estimateTokens } from '../../core/retrieval/index.js';
+import type { SourcePage } from '../../core/sources.js';
+import { buildCorpus, loadCommonWords } from '../../core/text/index.js';
+import type { KeyAuth } from '../auth/auth-context.js';
+import type { ServerConfig } from '../config.js';
+import type { PlanLimits } from '../plans.js';
+import { TOKENS, type Clock } from '../tokens.js';
+import { rateLimited } from './rate-limit-refusal.js';
+import { ok, refuse, type ServiceResult } from './service-result.js';
+import type { SessionTokens } from './session-tokens.js';
+import type { UsageService } from './usage-service.js';
+
+/** One turn of CONTRACT §4's `messages`. */
+export interface ChatMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: string;
+}
+
+/** The validated body of `POST /chat`. */
+export interface ChatRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly sources: readonly SourcePage[];
+  readonly model: string;
+  readonly stream: boolean;
+}
+
+/** What `/chat` sends, in order (CONTRACT §4); the route frames them as SSE or gathers them into one JSON answer. */
+export type ChatEvent =
+  | { readonly type: 'start'; readonly requestId: string; readonly model: string }
+  | { readonly type: 'delta'; readonly text: string }
+  | { readonly type: 'citation'; readonly index: number; readonly url: string; readonly title: string }
+  | { readonly type: 'refusal'; readonly message: string }
+  | { readonly type: 'done'; readonly finishReason: 'stop' | 'length' | 'refused'; readonly usage: { readonly inputTokens: number; readonly outputTokens: number } }
+  | { readonly type: 'error'; readonly code: ServerErrorCode; readonly message: string };
+
+/** Where the events go. The service decides when the response is committed (`open`). */
+export interface ChatSink {
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  /** Commits the response (status 200 and headers), right before the first event. */
+  open(): void;
+  /** Delivers one event; resolves when the transport can take more (back-pressure). */
+  send(event: ChatEvent): Promise<void>;
+  /** Finishes the response (also after a disconnect). */
+  end(): Promise<void>;
+}
+
+/** A chat that passed every check before the model: what `run` needs. */
+export interface AdmittedChat {
+  readonly auth: KeyAuth;
+  readonly plan: PlanLimits;
+  readonly question: string;
+  readonly history: readonly ChatMessage[];
+  readonly sources: readonly SourcePage[];
+  /** The key's window after this request, for the RateLimit headers of the answer. */
+  readonly rateLimit: { readonly limit: number; readonly remaining: number; readonly resetSeconds: number };
+}
+
+/**
+ * How long `/chat` waits for the engine's first piece before committing the stream: an engine that fails sooner
+ * becomes a plain JSON error with its status; one that is slower gets the SSE headers and keep-alives meanwhile.
+ */
+export const HEAD_START_MS = 5_000;
+/** After the grace period, how long the drain waits for aborted streams to write their usage rows. */
+const ABORT_SETTLE_MS = 5_000;
+
+class ShutdownAbort extends Error {
+  override readonly name = 'ShutdownAbort';
+}
+
+interface InFlight {
+  readonly controller: AbortController;
+  readonly finished: Promise<void>;
+}
+
+/**
+ * `POST /chat` (CONTRACT §4, §6): checks sizes, the plan, the session and the limits before any work; masks the
+ * sources when the operator asks; refuses ungrounded questions without calling the model; streams the engine's
+ * answer with citations; and writes exactly one usage row per chat that reached the gate — whether it finished,
+ * was refused, failed mid-stream or lost its visitor. In-flight chats are tracked so SIGTERM can drain them.
+ */
+@injectable()
+export class ChatService {
+  readonly #inFlight = new Set<InFlight>();
+
+  constructor(
+    @inject(TOKENS.Config) private readonly config: ServerConfig,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.ChatLimiter) private readonly limiter: ChatLimiter,
+    @inject(TOKENS.SessionTokens) private readonly sessions: SessionTokens,
+    @inject(TOKENS.UsageService) private readonly usage: UsageService,
+    @inject(TOKENS.Inference) private readonly inference: InferencePort,
+    @inject(TOKENS.SourceRedactor) private readonly redactor: Redactor | null,
+  ) {}
+
+  /** The model reported in `start` events and usage rows. */
+  get model(): string {
+    return this.inference.model;
+  }
+
+  /** Every check before the model, cheapest first: plan mode, session, sizes, then one database round trip for limits and quota. */
+  async admit(auth: KeyAuth, request: ChatRequest, sessionToken: string | null, origin: string | null): Promise<ServiceResult<AdmittedChat>> {
+    const plan = this.config.plans[auth.orgTier];
+    const now = this.clock();
+    if (plan.mode === 'local') return refuse('forbidden', `The ${auth.orgTier} plan answers on the visitor's device only; /chat is not part of it.`);
+
+    let sessionId: string | null = null;
+    if (auth.keyKind === 'publishable') {
+      if (!sessionToken) return refuse('session_required', 'Send the Kit-Session header: solve the bot challenge at POST /v1/session first.');
+      const session = this.sessions.verify(sessionToken, { keyId: auth.keyId, origin }, now);
+      if (!session.ok) return refuse('session_required', 'The session is invalid, expired, or was issued for another key or origin; get a new one at POST /v1/session.');
+      sessionId = session.value.sessionId;
+    }
+
+    const last = request.messages[request.messages.length - 1];
+    if (!last || last.role !== 'user') return refuse('invalid_request', 'messages: the last message must be the user\'s question');
+    if (last.content.length > plan.maxQuestionChars) return refuse('payload_too_large', `The question is longer than ${plan.maxQuestionChars} characters.`);
+    let sourceChars = 0;
+    for (const s of request.sources) sourceChars += s.text.length;
+    if (sourceChars > plan.maxContextChars) return refuse('payload_too_large', `The sources hold more than ${plan.maxContextChars} characters of text.`);
+    const history = request.messages.slice(0, -1);
+    let historyChars = 0;
+    for (const m of history) historyChars += m.content.length;
+    if (historyChars > plan.maxContextChars) return refuse('payload_too_large', `The earlier messages hold more than ${plan.maxContextChars} characters.`);
+
+    const counts = await this.limiter.count({ orgId: auth.orgId, keyId: auth.keyId, sessionId, now });
+    const windowState = (count: number, limit: number) => ({ allowed: count <= limit, count, limit, remaining: Math.max(0, limit - count), resetAt: counts.windowResetAt });
+    const byKey = windowState(counts.keyCount, plan.requestsPerMinute);
+    if (!byKey.allowed) return rateLimited(byKey, now, `This key is over its ${plan.requestsPerMinute} requests per minute; retry later.`);
+    if (counts.sessionCount !== null) {
+      const bySession = windowState(counts.sessionCount, plan.sessionRequestsPerMinute);
+      if (!bySession.allowed) return rateLimited(bySession, now, `This session is over its ${plan.sessionRequestsPerMinute} requests per minute; retry later.`);
+    }
+    if (counts.tokensThisMonth >= plan.monthlyTokens) {
+      const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+      const wait = Math.max(1, Math.ceil((nextMonth - now.getTime()) / 1000));
+      return refuse('quota_exceeded', `The organization used its ${plan.monthlyTokens} tokens of this month; upgrade the plan or wait for the next month.`, {
+        retry_after: wait,
+        ratelimit_limit: plan.monthlyTokens,
+        ratelimit_remaining: 0,
+        ratelimit_reset: wait,
+      });
+    }
+    const resetSeconds = Math.max(1, Math.ceil((counts.windowResetAt.getTime() - now.getTime()) / 1000));
+    return ok({
+      auth,
+      plan,
+      question: last.content,
+      history,
+      sources: request.sources,
+      rateLimit: { limit: plan.requestsPerMinute, remaining: byKey.remaining, resetSeconds },
+    });
+  }
+
+  /**
+   * Answers an admitted chat into `sink` and meters it. Throws a KitError only before `sink.open()` (the engine
+   * failed before its first piece): the route then answers a plain JSON error.
+   */
+  async run(chat: AdmittedChat, requestId: string, sink: ChatSink): Promise<void> {
+    const controller = new AbortController();
+    const onClientGone = (): void => controller.abort(sink.signal.reason);
+    if (sink.signal.aborted) onClientGone();
+    else sink.signal.addEventListener('abort', onClientGone, { once: true });
+    let finish!: () => void;
+    const entry: InFlight = { controller, finished: new Promise<void>((resolve) => (finish = resolve)) };
+    this.#inFlight.add(entry);
+    try {
+      await this.#answer(chat, requestId, sink, controller.signal);
+    } finally {
+      sink.signal.removeEventListener('abort', onClientGone);
+      controller.abort(new Error('chat finished'));
+      this.#inFlight.delete(entry);
+      finish();
+    }
+  }
+
+  /** Chats in flight now. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * Waits up to `graceMs` for in-flight chats to end, then cuts the rest (they send an error event and write their
+   * usage row with what was streamed). Resolves when every chat has finished, or after a short settle bound.
+   */
+  async drain(graceMs: number): Promise<void> {
+    const pending = (): Promise<unknown> => Promise.allSettled([...this.#inFlight].map((c) => c.finished));
+    if (this.#inFlight.size === 0) return;
+    this.logger.info({ streams: this.#inFlight.size, grace_ms: graceMs }, 'draining chat streams');
+    let timer: NodeJS.Timeout | undefined;
+    const expired = await Promise.race([pending().then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)))]);
+    clearTimeout(timer);
+    if (!expired) return;
+    this.logger.warn({ streams: this.#inFlight.size }, 'grace period over: cutting chat streams');
+    for (const chat of this.#inFlight) chat.controller.abort(new ShutdownAbort('The server is shutting down.'));
+    await Promise.race([pending(), new Promise((resolve) => setTimeout(resolve, ABORT_SETTLE_MS).unref())]);
+  }
+
+  async #answer(chat: AdmittedChat, requestId: string, sink: ChatSink, signal: AbortSignal): Promise<void> {
+    const model = this.inference.model;
+    const sources = this.redactor ? chat.sources.map((s) => ({ url: s.url, title: this.redactor!.redact(s.title).text, text: this.redactor!.redact(s.text).text })) : chat.sources;
+    const inputEstimate = estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
+    const meter = { model, refused: false, inputTokens: 0, outputTokens: 0 };
+    try {
+      // The same gate as the SDK's (sdk/runtime.ts): the corpus, then its language's common-word ranks.
+      const corpus = buildCorpus(sources);
+      await loadCommonWords(corpus.language);
+      const verdict = checkGrounding(corpus, chat.question);
+      if (!verdict.grounded) {
+        meter.refused = true;
+        sink.open();
+        await sink.send({ type: 'start', requestId, model });
+        await sink.send({ type: 'refusal', message: refusalMessage() });
+        await sink.send({ type: 'done', finishReason: 'refused', usage: { inputTokens: 0, outputTokens: 0 } });
+        return;
+      }
+      await this.#stream(chat, sources, requestId, sink, signal, meter, inputEstimate);
+    } finally {
+      await this.#record(chat.auth, requestId, meter);
+      await sink.end().catch(() => undefined);
+    }
+  }
+
+  async #stream(
+    chat: AdmittedChat,
+    sources: readonly SourcePage[],
+    requestId: string,
+    sink: ChatSink,
+    signal: AbortSignal,
+    meter: { model: string; inputTokens: number; outputTokens: number },
+    inputEstimate: number,
+  ): Promise<void> {
+    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal })[Symbol.asyncIterator]();
+    let streamed = '';
+    let opened = false;
+    const cited = new Set<number>();
+    try {
+      let next = iterator.next();
+      next.catch(() => undefined); // awaited below; only its rejection before the race settles must not go unhandled
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([next, new Promise<void>((resolve) => (timer = setTimeout(resolve, HEAD_START_MS)))]);
+      } finally {
+        clearTimeout(timer);
+      }
+      sink.open();
+      opened = true;
+      await sink.send({ type: 'start', requestId, model: meter.model });
+      for (;;) {
+        const step = await next;
+        if (step.done) throw new KitError('upstream_unavailable', 'The inference backend ended the answer without finishing it.');
+        const event: InferenceEvent = step.value;
+        if (event.type === 'delta') {
+          streamed += event.text;
+          await sink.send({ type: 'delta', text: event.text });
+        } else if (event.type === 'citation') {
+          const source = sources[event.index - 1];
+          if (source && !cited.has(event.index)) {
+            cited.add(event.index);
+            await sink.send({ type: 'citation', index: event.index, url: source.url, title: source.title });
+          }
+        } else {
+          meter.inputTokens = event.usage.inputTokens;
+          meter.outputTokens = event.usage.outputTokens;
+          await sink.send({ type: 'done', finishReason: event.finishReason, usage: { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens } });
+          return;
+        }
+        next = iterator.next();
+      }
+    } catch (err) {
+      // What the visitor saw is what is metered: the prompt went upstream once output began, and the output so far.
+      if (streamed.length > 0) {
+        meter.inputTokens = inputEstimate;
+        meter.outputTokens = estimateTokens(streamed);
+      }
+      if (sink.signal.aborted && !(signal.reason instanceof ShutdownAbort)) return; // the visitor left: nobody to tell
+      const { code, message } = this.#describe(err, requestId, signal);
+      if (!opened) throw new KitError(code, message);
+      await sink.send({ type: 'error', code, message }).catch(() => undefined);
+    } finally {
+      void iterator.return?.(undefined)?.catch(() => undefined);
+    }
+  }
+
+  #describe(err: unknown, requestId: string, signal: AbortSignal): { code: ServerErrorCode; message: string } {
+    if (signal.reason instanceof ShutdownAbort) return { code: 'upstream_unavailable', message: 'The server is restarting; ask again.' };
+    if (isKitError(err) && err.code === 'upstream_unavailable') return { code: 'upstream_unavailable', message: err.message };
+    this.logger.error({ request_id: requestId, err: { type: (err as Error)?.name, message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'chat failed');
+    return { code: 'internal_error', message: 'Something went wrong on our side.' };
+  }
+
+  async #record(auth: KeyAuth, requestId: string, meter: { model: string; refused: boolean; inputTokens: number; outputTokens: number }): Promise<void> {
+    const event = {
+      orgId: auth.orgId,
+      keyId: auth.keyId,
+      mode: 'remote' as const,
+      model: meter.model,
+      inputTokens: meter.inputTokens,
+      outputTokens: meter.outputTokens,
+      refused: meter.refused,
+      requestId,
+      createdAt: this.clock(),
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.usage.record(event);
+        return;
+      } catch (err) {
+        if (attempt >= 2) {
+          this.logger.error({ request_id: requestId, err: { message: (err as Error).message } }, 'could not record usage');
+          return;
+        }
+      }
+    }
+  }
+}
