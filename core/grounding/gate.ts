@@ -1,5 +1,6 @@
 import { DEFAULT_REFUSAL_MESSAGE } from '../config/defaults.js';
 import type { Corpus } from '../text/corpus.js';
+import type { LanguageResources } from '../text/resources.js';
 import { commonRank } from '../text/common-words.js';
 import { detectLanguage } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
@@ -60,16 +61,17 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
-  if (isPageQuestionWords(words, lang, qLang)) return { grounded: true, matched: [], reason: 'page_question' };
+  if (isPageQuestionWords(words, corpus.resources, qLang)) return { grounded: true, matched: [], reason: 'page_question' };
 
   const content: ContentWord[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     const t = terms[i]!;
-    if (seen.has(t) || isStopword(w, lang) || (qLang !== lang && isStopword(w, qLang)) || isNoise(w)) continue;
+    // The page language's stopwords are the corpus's own; the question's language's, those loaded now.
+    if (seen.has(t) || corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang)) || isNoise(w)) continue;
     seen.add(t);
-    content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, lang) });
+    content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, corpus.resources) });
   }
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
 
@@ -167,9 +169,11 @@ function isNoise(w: string): boolean {
   return /^\d{1,2}$/.test(w);
 }
 
-function rankOf(term: string, word: string, lang: Corpus['language']): number {
+function rankOf(term: string, word: string, res: LanguageResources): number {
   if (/^\d/.test(word)) return 5_000; // a year or an amount: fairly specific, not a topic on its own
-  const r = Math.min(commonRank(term, lang), lang === 'en' ? Infinity : commonRank(term, 'en'));
+  // English words are common on every web page, so the English list backs the page language's — but only for a
+  // stemmed corpus: the fallback's unstemmed words would meet Porter stems by accident.
+  const r = Math.min(res.commonRank(term), res.language === 'en' || !res.loaded ? Infinity : commonRank(term, 'en'));
   return Number.isFinite(r) ? r : GROUNDING_DEFAULTS.unknownRank;
 }
 

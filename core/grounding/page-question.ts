@@ -1,6 +1,7 @@
 import { tokenize } from '../text/tokenize.js';
 import { isStopword } from '../text/stopwords.js';
 import { detectLanguage, type Language } from '../text/language.js';
+import { resourcesFor, type LanguageResources } from '../text/resources.js';
 
 // Words that ask for the page as a whole ("summarise", "tl;dr", "résume", "zusammenfassen", "resumen", "总结").
 const INTENT = words(`summarise summarize summarising summarizing summarised summarized summary summaries sum tldr tl dr overview
@@ -40,11 +41,14 @@ function words(list: string): ReadonlySet<string> {
  */
 export function isPageQuestion(question: string, lang: Language = 'en'): boolean {
   const words = tokenize(question);
-  return isPageQuestionWords(words, lang, detectLanguage(words, lang));
+  return isPageQuestionWords(words, resourcesFor(lang), detectLanguage(words, lang));
 }
 
-/** {@link isPageQuestion} over already normalised words, with the question's language `qLang` known. */
-export function isPageQuestionWords(words: readonly string[], lang: Language, qLang: Language): boolean {
+/**
+ * {@link isPageQuestion} over already normalised words, with the page's language resources (a corpus's own) and
+ * the question's language `qLang` known.
+ */
+export function isPageQuestionWords(words: readonly string[], page: LanguageResources, qLang: Language): boolean {
   let intent = false;
   let about = false;
   let deictic = false;
@@ -52,7 +56,7 @@ export function isPageQuestionWords(words: readonly string[], lang: Language, qL
     if (INTENT.has(w)) intent = true;
     else if (ABOUT.has(w)) about = true;
     else if (DEICTIC.has(w)) deictic = true;
-    else if (FILLER.has(w) || isStopword(w, qLang) || isStopword(w, lang) || isStopword(w, 'en')) continue;
+    else if (FILLER.has(w) || page.isStopword(w) || isStopword(w, qLang) || isStopword(w, 'en')) continue;
     else return false; // a word about something else: "summarise the refund policy" is a normal question
   }
   return intent || (about && deictic);

@@ -1,7 +1,6 @@
 import type { Corpus } from '../text/corpus.js';
 import { detectLanguage } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
-import { commonRank } from '../text/common-words.js';
 import { createBm25Index, type Bm25Index } from './bm25-index.js';
 import { answerTypeMatches, expectedAnswerType } from './answer-type.js';
 
@@ -109,14 +108,14 @@ export function createRetriever(corpus: Corpus, options: RankingOptions = {}): R
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       const t = terms[i]!;
-      if (seen.has(t) || isStopword(w, corpus.language) || (qLang !== corpus.language && isStopword(w, qLang))) continue;
+      if (seen.has(t) || corpus.resources.isStopword(w) || (qLang !== corpus.language && isStopword(w, qLang))) continue;
       seen.add(t);
       const id = corpus.vocabulary.get(t);
       // A word the pages lack counts as the rarest possible: it lowers the share of the question covered.
       totalIdf += id === undefined ? Math.log(1 + sentences.length + 0.5) : sentenceIndex.idf(id);
       if (id !== undefined) {
         ids.push(id);
-        const rank = /^\d/.test(w) ? 5_000 : Math.min(commonRank(t, corpus.language), 100_000);
+        const rank = /^\d/.test(w) ? 5_000 : Math.min(corpus.resources.commonRank(t), 100_000);
         weights.push((1 + opts.specificityWeight * (Math.log10(rank) / 5)));
       }
     }

@@ -1,13 +1,13 @@
 import type { Citation, SourcePage } from '../sources.js';
 import { detectLanguage, type Language } from './language.js';
 import { splitSentences } from './sentences.js';
-import { stemmerFor } from './stem.js';
 import { forEachWord, tokenize } from './tokenize.js';
 import { lexiconFor } from './lexicon.js';
+import { resourcesFor, type LanguageResources } from './resources.js';
 
 /** Tunables of {@link buildCorpus}. */
 export interface CorpusOptions {
-  /** Force the language (stopwords, stemmer, common words) instead of detecting it from the pages. */
+  /** Force the language (stopwords, stemmer, common words) instead of detecting it ({@link detectPagesLanguage}). */
   readonly language?: Language;
   /** Reduce words to stems (light Snowball stemming) so "castles" finds "castle". Default true. */
   readonly stem?: boolean;
@@ -43,6 +43,11 @@ export interface Passage {
 /** Pages turned into passages and sentences, with the vocabulary the grounding gate and retrieval share. */
 export interface Corpus {
   readonly language: Language;
+  /**
+   * The language resources the corpus was built with (its pack's, or the fallback when the pack was not loaded):
+   * questions are analysed, and words weighed, with these for the corpus's whole life.
+   */
+  readonly resources: LanguageResources;
   readonly pages: readonly Citation[];
   readonly passages: readonly Passage[];
   readonly sentences: readonly CorpusSentence[];
@@ -74,20 +79,23 @@ export interface Corpus {
 
 /**
  * Builds the corpus of `pages`: sentences grouped into passages of a few sentences (never across pages),
- * the vocabulary of stems with passage frequencies, in the pages' detected language. Pure and synchronous,
- * linear in the text: every word is normalised, looked up and appended to one flat array of term ids, of
- * which sentences and passages are views.
+ * the vocabulary of stems with passage frequencies, in the pages' detected language. Synchronous and linear in
+ * the text: every word is normalised, looked up and appended to one flat array of term ids, of which sentences
+ * and passages are views. It uses the language's resources as loaded now: for a language whose pack is not
+ * loaded (see prepareCorpus / loadLanguage), the fallback — no stemming, no stopwords but question words, no
+ * common words — for this corpus's whole life.
  */
 export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions = {}): Corpus {
   const passageChars = options.passageChars ?? 600;
   const minParagraph = options.minParagraphChars ?? 120;
   const maxSentence = options.maxSentenceChars ?? 1_000;
-  const language = options.language ?? detectLanguage(tokenize(sampleOf(pages)));
-  const stem = options.stem === false ? (w: string): string => w : stemmerFor(language);
+  const language = options.language ?? detectPagesLanguage(pages);
+  const resources = resourcesFor(language);
+  const stem = options.stem === false ? (w: string): string => w : resources.stem;
 
   const vocabulary = new Map<string, number>();
   const terms: string[] = [];
-  const lexicon = lexiconFor(language, options.stem !== false);
+  const lexicon = lexiconFor(resources, options.stem !== false);
   lexicon.begin();
   let buf = new Int32Array(4096);
   let len = 0;
@@ -186,6 +194,7 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
 
   return {
     language,
+    resources,
     pages: pages.map((p) => ({ url: p.url, title: p.title })),
     passages,
     sentences,
@@ -205,6 +214,11 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
       return { words, terms: words.map(stem) };
     },
   };
+}
+
+/** The language buildCorpus detects for `pages` (from the start of their text). */
+export function detectPagesLanguage(pages: readonly SourcePage[]): Language {
+  return detectLanguage(tokenize(sampleOf(pages)));
 }
 
 // The start of the text, cut at a word: a few hundred words decide the language as well as the whole text.

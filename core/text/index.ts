@@ -1,11 +1,14 @@
-export { buildCorpus } from './corpus.js';
+export { buildCorpus, detectPagesLanguage } from './corpus.js';
 export type { Corpus, CorpusOptions, CorpusSentence, Passage } from './corpus.js';
+export { prepareCorpus } from './prepare-corpus.js';
+export { loadLanguage, loadAllLanguages } from './load-language.js';
+export { resourcesFor, isLanguageLoaded, stemmerFor } from './resources.js';
+export type { LanguagePack, LanguageResources } from './resources.js';
 export { tokenize } from './tokenize.js';
 export { normalizeText, foldAccents } from './normalize.js';
 export { splitSentences } from './sentences.js';
 export { detectLanguage, LANGUAGES } from './language.js';
 export type { Language } from './language.js';
 export { isStopword, stopwordsOf, QUESTION_WORDS } from './stopwords.js';
-export { stemmerFor } from './stem.js';
 export { commonRank, loadCommonWords, hasCommonWords } from './common-words.js';
 export { clearLexicons as clearTextCaches } from './lexicon.js';

@@ -1,5 +1,4 @@
-import type { Language } from './language.js';
-import { clearStemCaches, uncachedStemmerFor } from './stem.js';
+import { clearStemCaches, type LanguageResources } from './resources.js';
 import { WordTable } from './word-table.js';
 
 /**
@@ -21,7 +20,7 @@ export interface Lexicon {
 
 // A lexicon this large is reset rather than grown: a long-lived page would otherwise keep every word it ever saw.
 const MAX_WORDS = 500_000;
-const lexicons = new Map<string, Lexicon>();
+const lexicons = new Map<string, { readonly res: LanguageResources; readonly lex: Lexicon }>();
 
 /** Forgets every word and stem seen so far (e.g. when the SDK is destroyed, or to measure a cold build). */
 export function clearLexicons(): void {
@@ -29,12 +28,18 @@ export function clearLexicons(): void {
   clearStemCaches();
 }
 
-/** The shared lexicon of `lang`, stemmed or not. */
-export function lexiconFor(lang: Language, stem: boolean): Lexicon {
-  const key = `${lang}:${stem}`;
-  let lex = lexicons.get(key);
-  if (!lex) { lex = createLexicon(stem ? uncachedStemmerFor(lang) : (w) => w); lexicons.set(key, lex); }
-  return lex;
+/**
+ * The shared lexicon of a language's resources, stemmed or not. A lexicon belongs to one resources value: when a
+ * language pack loads, the language's next corpus starts a new one, never mixing stems of the fallback and the pack.
+ */
+export function lexiconFor(res: LanguageResources, stem: boolean): Lexicon {
+  const key = `${res.language}:${stem}`;
+  let entry = lexicons.get(key);
+  if (!entry || entry.res !== res) {
+    entry = { res, lex: createLexicon(stem ? res.stemOnce : (w) => w) };
+    lexicons.set(key, entry);
+  }
+  return entry.lex;
 }
 
 function createLexicon(stem: (w: string) => string): Lexicon {

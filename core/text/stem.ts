@@ -1,50 +1,38 @@
-import { stem as en } from 'porter2';
-import { stemmer as fr } from '@orama/stemmers/french';
-import { stemmer as de } from '@orama/stemmers/german';
-import { stemmer as es } from '@orama/stemmers/spanish';
-import { stemmer as pt } from '@orama/stemmers/portuguese';
-import { stemmer as it } from '@orama/stemmers/italian';
-import { stemmer as nl } from '@orama/stemmers/dutch';
-import type { Language } from './language.js';
-
-const STEMMERS: Readonly<Partial<Record<Language, (w: string) => string>>> = { en, fr, de, es, pt, it, nl };
 const LETTER_START = /^[a-z]/;
-// Stems are cached per language: a page repeats its words, and the Snowball stemmers cost a few µs a call.
-const caches = new Map<Language, Map<string, string>>();
+// A page repeats its words, and the Snowball stemmers cost a few µs a call: stems are cached, up to this many words.
 const MAX_CACHE = 200_000;
 
-/** The stemmer of `lang` without the cache (for callers that see each word once, like the lexicon). */
-export function uncachedStemmerFor(lang: Language): (word: string) => string {
-  const stem = STEMMERS[lang];
-  if (!stem) return (w) => w;
-  return (word) => (word.length > 3 && LETTER_START.test(word) ? safeStem(stem, word) : word);
+/** One language's stemmer, cached and uncached, over normalised words. */
+export interface Stemmer {
+  /** The stem of `word` (cached). */
+  readonly stem: (word: string) => string;
+  /** The same without the cache, for callers that see each word once (the lexicon). */
+  readonly stemOnce: (word: string) => string;
+  /** Empties the cache. */
+  clear(): void;
 }
 
 /**
- * A stemmer for `lang` over normalised words (English: Porter2 via `porter2`, twice as fast as a regex Porter;
- * the others: Snowball via @orama/stemmers); words that are not
- * alphabetic Latin (numbers, CJK, Cyrillic…) and languages without a stemmer pass through unchanged.
+ * Wraps a raw stemmer (Porter2, Snowball…): words of three letters or fewer and words that are not alphabetic
+ * Latin (numbers, CJK, Cyrillic…) pass through unchanged, and so does every word without a raw stemmer.
  */
-export function stemmerFor(lang: Language): (word: string) => string {
-  const stem = STEMMERS[lang];
-  if (!stem) return (w) => w;
-  let cache = caches.get(lang);
-  if (!cache) { cache = new Map(); caches.set(lang, cache); }
-  const c = cache;
-  return (word) => {
-    let s = c.get(word);
-    if (s !== undefined) return s;
-    // Short words and non-Latin words are left alone: stemmers only know their own alphabet.
-    s = word.length > 3 && LETTER_START.test(word) ? safeStem(stem, word) : word;
-    if (c.size >= MAX_CACHE) c.clear();
-    c.set(word, s);
-    return s;
+export function createStemmer(raw: ((word: string) => string) | undefined): Stemmer {
+  if (!raw) { const same = (w: string): string => w; return { stem: same, stemOnce: same, clear() {} }; }
+  // Short words and non-Latin words are left alone: stemmers only know their own alphabet.
+  const stemOnce = (word: string): string => (word.length > 3 && LETTER_START.test(word) ? safeStem(raw, word) : word);
+  const cache = new Map<string, string>();
+  return {
+    stem(word) {
+      let s = cache.get(word);
+      if (s !== undefined) return s;
+      s = stemOnce(word);
+      if (cache.size >= MAX_CACHE) cache.clear();
+      cache.set(word, s);
+      return s;
+    },
+    stemOnce,
+    clear: () => cache.clear(),
   };
-}
-
-/** Empties the stem caches. */
-export function clearStemCaches(): void {
-  caches.clear();
 }
 
 function safeStem(stem: (w: string) => string, word: string): string {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { checkGrounding, refusalMessage } from '../../../core/grounding/gate.js';
 import { buildCorpus, type Corpus } from '../../../core/text/corpus.js';
-import { loadCommonWords } from '../../../core/text/common-words.js';
+import { loadAllLanguages } from '../../../core/text/load-language.js';
 import { DEFAULT_REFUSAL_MESSAGE } from '../../../core/config/defaults.js';
 import type { SourcePage } from '../../../core/sources.js';
 import pages from '../../fixtures/grounding/pages.json' with { type: 'json' };
@@ -18,8 +18,8 @@ const corpusOf = (name: string): Corpus => {
 };
 
 describe('checkGrounding', () => {
-  // As the SDK does after building a non-English page's corpus.
-  before(async () => { for (const lang of ['fr', 'de', 'es', 'pt'] as const) await loadCommonWords(lang); });
+  // As prepareCorpus does for a page's language (corpora here are built lazily, after this hook).
+  before(loadAllLanguages);
 
   for (const c of cases as Case[]) {
     it(`${c.grounded ? 'passes' : 'refuses'} "${c.question}" when the page is ${c.page}`, () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { commonRank, hasCommonWords, loadCommonWords } from '../../../core/text/common-words.js';
-import { stemmerFor } from '../../../core/text/stem.js';
+import { loadLanguage } from '../../../core/text/load-language.js';
+import { stemmerFor } from '../../../core/text/resources.js';
 
 describe('commonRank', () => {
   const en = stemmerFor('en');
@@ -14,17 +15,19 @@ describe('commonRank', () => {
     expect(commonRank('東京', 'ja')).to.equal(Infinity);
   });
 
-  it('loads the French, German, Spanish and Portuguese lists on demand', async () => {
-    expect(hasCommonWords('en')).to.equal(true);
+  it('knows the five required languages once their packs are loaded', async () => {
+    for (const [lang, word] of [['fr', 'maison'], ['de', 'haus'], ['es', 'casa'], ['pt', 'casa']] as const) {
+      await loadLanguage(lang);
+      expect(hasCommonWords(lang), lang).to.equal(true);
+      expect(commonRank(stemmerFor(lang)(word), lang), `${lang} ${word}`).to.be.lessThan(5_001);
+    }
+  });
+});
+
+describe('loadCommonWords', () => {
+  it('loads the pack and says whether the language has a common-word list', async () => {
     for (const lang of ['fr', 'de', 'es', 'pt'] as const) expect(await loadCommonWords(lang), lang).to.equal(true);
     expect(await loadCommonWords('ja')).to.equal(false);
     expect(hasCommonWords('ja')).to.equal(false);
-  });
-
-  it('knows the five required languages once loaded', async () => {
-    for (const lang of ['fr', 'de', 'es', 'pt'] as const) await loadCommonWords(lang);
-    for (const [lang, word] of [['fr', 'maison'], ['de', 'haus'], ['es', 'casa'], ['pt', 'casa']] as const) {
-      expect(commonRank(stemmerFor(lang)(word), lang), `${lang} ${word}`).to.be.lessThan(5_001);
-    }
   });
 });

@@ -2,12 +2,20 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { buildCorpus } from '../../../core/text/corpus.js';
 import { clearTextCaches } from '../../../core/text/index.js';
+import { loadAllLanguages, loadLanguage } from '../../../core/text/load-language.js';
+import { resourcesFor } from '../../../core/text/resources.js';
+import { tokenize } from '../../../core/text/tokenize.js';
+import { checkGrounding } from '../../../core/grounding/gate.js';
+import { createRetriever } from '../../../core/retrieval/retriever.js';
+import { onlyEnglish } from './only-english.js';
 import type { SourcePage } from '../../../core/sources.js';
 import pages from '../../fixtures/grounding/pages.json' with { type: 'json' };
 
 const P = pages as Record<string, SourcePage & { language: string }>;
 
 describe('buildCorpus', () => {
+  before(loadAllLanguages);
+
   it('groups sentences into passages that keep their page url and title when given several pages', () => {
     const corpus = buildCorpus([P['bakery']!, P['lyon']!]);
     expect(corpus.pages).to.deep.equal([{ url: P['bakery']!.url, title: P['bakery']!.title }, { url: P['lyon']!.url, title: P['lyon']!.title }]);
@@ -93,5 +101,45 @@ describe('buildCorpus', () => {
       expect(next).to.equal(c.sentences.length);
       for (const s of c.sentences) for (const id of s.terms) expect(c.terms[id]).to.be.a('string');
     }), { numRuns: 150 });
+  });
+});
+
+describe('buildCorpus before the language pack loads', () => {
+  onlyEnglish();
+
+  it('keeps its resources and matches its own questions as before when the pack loads afterwards', async () => {
+    const page = P['lyon']!;
+    const corpus = buildCorpus([page]);
+    expect(corpus.resources.loaded).to.equal(false);
+    const retriever = createRetriever(corpus);
+    const pageWords = [...new Set(tokenize(page.text))];
+    const words = [...pageWords, 'pourquoi', 'musées', 'football', 'Traboules', 'basilique'];
+    const questions = fc.sample(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 6 }).map((ws) => ws.join(' ')), 200);
+    const decide = (q: string) => ({
+      analyzed: corpus.analyze(q),
+      verdict: checkGrounding(corpus, q),
+      ranked: retriever.rankSentences(q, 3).map((r) => r.sentence),
+    });
+    const before = questions.map(decide);
+    await loadLanguage('fr');
+    expect(resourcesFor('fr').loaded).to.equal(true);
+    const after = questions.map(decide);
+    expect(after).to.deep.equal(before);
+    // Every page word of a question is still found: the question is stemmed like the page was.
+    for (const q of questions) {
+      const { words: ws, terms } = corpus.analyze(q);
+      ws.forEach((w, i) => { if (pageWords.includes(w)) expect(corpus.vocabulary.has(terms[i]!), w).to.equal(true); });
+    }
+  });
+
+  it('builds the next corpus with the pack alone, never with words stemmed before it loaded', async () => {
+    buildCorpus([P['lyon']!]); // fills the shared lexicon with unstemmed French words
+    await loadLanguage('fr');
+    const warm = buildCorpus([P['lyon']!]);
+    clearTextCaches();
+    const cold = buildCorpus([P['lyon']!]);
+    expect(warm.resources.loaded).to.equal(true);
+    expect(warm.terms).to.deep.equal(cold.terms);
+    expect(warm.terms).to.include('traboul');
   });
 });

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { isStopword, QUESTION_WORDS } from '../../../core/text/stopwords.js';
+import { loadAllLanguages } from '../../../core/text/load-language.js';
 
 describe('isStopword', () => {
+  before(loadAllLanguages);
+
   it('knows function words of each language in folded form', () => {
     expect(isStopword('the', 'en')).to.equal(true);
     expect(isStopword('ete', 'fr')).to.equal(true); // "été", folded

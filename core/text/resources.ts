@@ -1,0 +1,122 @@
+import type { Language } from './language.js';
+import { PACK as EN } from './packs/en.js';
+import { QUESTION_WORDS } from './question-words.js';
+import { createStemmer } from './stem.js';
+import { tokenize } from './tokenize.js';
+
+/** What a language pack brings (core/text/packs/<lang>.ts): a raw stemmer, stopwords, and common words. */
+export interface LanguagePack {
+  readonly stem?: (word: string) => string;
+  readonly stopwords: readonly string[];
+  /** The language's most frequent words, space-separated, most frequent first (core/text/common-words/). */
+  readonly commonWords?: string;
+}
+
+/**
+ * The text resources of one language, as one value that never changes: a corpus keeps the value it was built
+ * with, so its questions are stemmed, and its words weighed, the same way whatever packs load later.
+ */
+export interface LanguageResources {
+  readonly language: Language;
+  /**
+   * False until the language's pack loads (always true for English). The fallback then in force, never mixed
+   * with the pack: no stemming, no stopwords but the question words, no common-word list (every word specific).
+   */
+  readonly loaded: boolean;
+  /** Stems a normalised word (cached); the identity for languages without a stemmer. */
+  readonly stem: (word: string) => string;
+  /** {@link stem} without the cache, for callers that see each word once (the lexicon). */
+  readonly stemOnce: (word: string) => string;
+  /** The words that carry no topic (articles, pronouns, auxiliaries…), normalised like page words. */
+  readonly stopwords: ReadonlySet<string>;
+  /** True for a stopword of this language or a question word of any language. */
+  isStopword(word: string): boolean;
+  /** True when {@link commonRank} has a list to rank from. */
+  readonly hasCommonWords: boolean;
+  /** Rank (1 = most frequent) of a stem in the common-word list, or Infinity when absent or without a list. */
+  commonRank(term: string): number;
+}
+
+const registry = new Map<Language, { readonly res: LanguageResources; clear(): void }>();
+install('en', EN);
+
+/** The current resources of `lang`: its pack's when loaded, the fallback otherwise. */
+export function resourcesFor(lang: Language): LanguageResources {
+  let entry = registry.get(lang);
+  if (!entry) entry = install(lang, null);
+  return entry.res;
+}
+
+/** True when `lang`'s pack is loaded (English always is). */
+export function isLanguageLoaded(lang: Language): boolean {
+  return registry.get(lang)?.res.loaded === true;
+}
+
+/**
+ * Makes `pack` the resources of `lang`. Caches keyed by language (stems, the lexicon, common-word ranks) belong
+ * to the resources value, so they start afresh; corpora already built keep their own. A second install of a
+ * loaded language is ignored, keeping its warm caches.
+ */
+export function installPack(lang: Language, pack: LanguagePack): LanguageResources {
+  return isLanguageLoaded(lang) ? registry.get(lang)!.res : install(lang, pack).res;
+}
+
+/** Back to English only (tests; a host freeing memory). Corpora already built keep the resources they have. */
+export function unloadLanguages(): void {
+  for (const lang of [...registry.keys()]) if (lang !== 'en') registry.delete(lang);
+}
+
+/** Empties every language's stem cache. */
+export function clearStemCaches(): void {
+  for (const entry of registry.values()) entry.clear();
+}
+
+function install(lang: Language, pack: LanguagePack | null): { readonly res: LanguageResources; clear(): void } {
+  const stemmer = createStemmer(pack?.stem);
+  let stopwords: ReadonlySet<string> | undefined;
+  let ranks: ReadonlyMap<string, number> | undefined;
+  const list = pack?.commonWords;
+  const stopwordsOf = (): ReadonlySet<string> => {
+    if (!stopwords) {
+      const s = new Set<string>();
+      // Lists are normalised through the same tokenizer as pages, so "été" matches the folded "ete".
+      for (const w of pack?.stopwords ?? []) for (const t of tokenize(w)) s.add(t);
+      stopwords = s;
+    }
+    return stopwords;
+  };
+  const res: LanguageResources = {
+    language: lang,
+    loaded: pack !== null,
+    stem: stemmer.stem,
+    stemOnce: stemmer.stemOnce,
+    get stopwords() { return stopwordsOf(); },
+    isStopword: (word) => QUESTION_WORDS.has(word) || stopwordsOf().has(word),
+    hasCommonWords: list !== undefined,
+    commonRank(term) {
+      if (list === undefined) return Infinity;
+      ranks ??= buildRanks(list, stemmer.stem);
+      return ranks.get(term) ?? Infinity;
+    },
+  };
+  const entry = { res, clear: stemmer.clear };
+  registry.set(lang, entry);
+  return entry;
+}
+
+// Terms are stems, so "centuries" and "century" share a rank: the first (most frequent) form's.
+function buildRanks(list: string, stem: (w: string) => string): ReadonlyMap<string, number> {
+  const map = new Map<string, number>();
+  let rank = 0;
+  for (const w of list.split(' ')) {
+    rank++;
+    const s = stem(w);
+    if (!map.has(s)) map.set(s, rank);
+  }
+  return map;
+}
+
+/** The current (cached) stemmer of `lang`: the identity until its pack loads. A corpus's own is `corpus.resources.stem`. */
+export function stemmerFor(lang: Language): (word: string) => string {
+  return resourcesFor(lang).stem;
+}
