@@ -12,9 +12,11 @@ import { join, resolve } from 'node:path';
 import MiniSearch from 'minisearch';
 import { stopwords } from '@orama/stopwords/english';
 import { loadSquad } from '../scripts/eval/build-squad-cases.js';
-import { buildCorpus, type Corpus } from '../core/text/index.js';
+import { buildCorpus, loadAllLanguages, type Corpus } from '../core/text/index.js';
 import { checkGrounding } from '../core/grounding/index.js';
 
+// A Node host: every language pack up front, so buildCorpus never meets a language in its fallback.
+await loadAllLanguages();
 const SHARED = resolve(process.env.KIT_SHARED_EVAL ?? '../shared/eval');
 const file = join(SHARED, 'squad', 'dev-v2.0.cs224n-half.json');
 const articles = loadSquad(file);

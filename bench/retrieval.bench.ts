@@ -13,9 +13,11 @@ import MiniSearch from 'minisearch';
 import { stemmer } from '@orama/stemmers/english';
 import { loadSquad } from '../scripts/eval/build-squad-cases.js';
 import { normalizeAnswer } from '../scripts/eval/qa.js';
-import { buildCorpus, clearTextCaches, splitSentences } from '../core/text/index.js';
+import { buildCorpus, clearTextCaches, loadAllLanguages, splitSentences } from '../core/text/index.js';
 import { answerQuestion, createRetriever, type Retriever } from '../core/retrieval/index.js';
 
+// A Node host: every language pack up front, so buildCorpus never meets a language in its fallback.
+await loadAllLanguages();
 const SHARED = resolve(process.env.KIT_SHARED_EVAL ?? '../shared/eval');
 const articles = loadSquad(join(SHARED, 'squad', 'dev-v2.0.cs224n-half.json'));
 const kb = articles.reduce((n, a) => n + Buffer.byteLength(a.page), 0) / 1e3;

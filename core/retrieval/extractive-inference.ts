@@ -1,7 +1,7 @@
 import type { InferenceEvent, InferencePort, InferenceRequest } from '../ports/inference.port.js';
 import type { SourcePage } from '../sources.js';
-import { buildCorpus, type Corpus, type CorpusOptions } from '../text/corpus.js';
-import { loadCommonWords } from '../text/common-words.js';
+import type { Corpus, CorpusOptions } from '../text/corpus.js';
+import { prepareCorpus } from '../text/prepare-corpus.js';
 import { answerQuestion, type AnswerOptions } from './answer.js';
 import { createRetriever, type Retriever } from './retriever.js';
 
@@ -33,8 +33,8 @@ export function createExtractiveInference(options: ExtractiveInferenceOptions = 
 
   const retrieverFor = async (sources: readonly SourcePage[]): Promise<Retriever> => {
     if (cached && sameSources(cached.sources, sources)) return cached.retriever;
-    const corpus: Corpus = buildCorpus(sources, options.corpus);
-    await loadCommonWords(corpus.language);
+    // The sources' language pack loads first, so the corpus is stemmed and weighed with it.
+    const corpus: Corpus = await prepareCorpus(sources, options.corpus);
     cached = { sources: sources.map((s) => ({ url: s.url, title: s.title, text: s.text })), retriever: createRetriever(corpus) };
     return cached.retriever;
   };

@@ -5,7 +5,7 @@
  * off_topic_acceptance_rate (off-topic questions let through).
  */
 import { checkGrounding } from '../../core/grounding/index.js';
-import { buildCorpus, loadCommonWords, type Corpus } from '../../core/text/index.js';
+import { prepareCorpus, type Corpus } from '../../core/text/index.js';
 import { CaseError, requireObject, requireString, type EvalSuite } from './suite.js';
 
 export interface GroundingCase {
@@ -34,8 +34,7 @@ export const groundingSuite: EvalSuite<GroundingCase> = {
     for (const c of cases) {
       let corpus = corpora.get(c.page);
       if (!corpus) {
-        corpus = buildCorpus([{ url: 'eval:page', title: '', text: c.page }]);
-        await loadCommonWords(corpus.language); // as the SDK does after building a page's corpus
+        corpus = await prepareCorpus([{ url: 'eval:page', title: '', text: c.page }]); // as the SDK does
         corpora.set(c.page, corpus);
       }
       const t0 = process.cpuUsage();

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { createExtractiveInference, DEFAULT_NOT_FOUND_MESSAGE, EXTRACTIVE_MODEL } from '../../../core/retrieval/extractive-inference.js';
 import type { InferenceEvent, InferenceRequest } from '../../../core/ports/inference.port.js';
 import type { SourcePage } from '../../../core/sources.js';
+import { isLanguageLoaded } from '../../../core/text/resources.js';
 import pages from '../../fixtures/grounding/pages.json' with { type: 'json' };
+import { onlyEnglish } from '../text/only-english.js';
 
 const P = pages as Record<string, SourcePage>;
 const request = (question: string, extra: Partial<InferenceRequest> = {}): InferenceRequest => ({
@@ -66,5 +68,17 @@ describe('createExtractiveInference', () => {
     const b = await collect(engine.answer(request('Où se trouve le Vieux Lyon ?')));
     expect(a.find((e) => e.type === 'citation')).to.deep.equal({ type: 'citation', index: 2 });
     expect(b.find((e) => e.type === 'citation')).to.deep.equal({ type: 'citation', index: 1 });
+  });
+
+  describe('with only English loaded', () => {
+    onlyEnglish();
+
+    it('loads the French pack before indexing when the sources are French', async () => {
+      // Only the stemmer relates "traboule" to the page's "traboules", and only French stopwords drop "une".
+      const events = await collect(createExtractiveInference().answer(request("Qu'est-ce qu'une traboule ?", { sources: [P['lyon']!] })));
+      const text = events.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('');
+      expect(text).to.match(/^Les traboules/);
+      expect(isLanguageLoaded('fr')).to.equal(true);
+    });
   });
 });
