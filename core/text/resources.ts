@@ -8,8 +8,11 @@ import { tokenize } from './tokenize.js';
 export interface LanguagePack {
   readonly stem?: (word: string) => string;
   readonly stopwords: readonly string[];
-  /** The language's most frequent words, space-separated, most frequent first (core/text/common-words/). */
-  readonly commonWords?: string;
+  /**
+   * The stems of the language's most frequent words, made with `stem`, space-separated, most frequent first; an
+   * empty slot where a word's stem ranked earlier (core/text/common-words/, by scripts/text/build-common-words.ts).
+   */
+  readonly commonStems?: string;
 }
 
 /**
@@ -75,7 +78,7 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
   const stemmer = createStemmer(pack?.stem);
   let stopwords: ReadonlySet<string> | undefined;
   let ranks: ReadonlyMap<string, number> | undefined;
-  const list = pack?.commonWords;
+  const list = pack?.commonStems;
   const stopwordsOf = (): ReadonlySet<string> => {
     if (!stopwords) {
       const s = new Set<string>();
@@ -95,7 +98,7 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
     hasCommonWords: list !== undefined,
     commonRank(term) {
       if (list === undefined) return Infinity;
-      ranks ??= buildRanks(list, stemmer.stem);
+      ranks ??= buildRanks(list);
       return ranks.get(term) ?? Infinity;
     },
   };
@@ -104,14 +107,13 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
   return entry;
 }
 
-// Terms are stems, so "centuries" and "century" share a rank: the first (most frequent) form's.
-function buildRanks(list: string, stem: (w: string) => string): ReadonlyMap<string, number> {
+// Terms are stems, so "centuries" and "century" share a rank: the first (most frequent) form's, the list's stem.
+function buildRanks(list: string): ReadonlyMap<string, number> {
   const map = new Map<string, number>();
   let rank = 0;
-  for (const w of list.split(' ')) {
+  for (const s of list.split(' ')) {
     rank++;
-    const s = stem(w);
-    if (!map.has(s)) map.set(s, rank);
+    if (s !== '' && !map.has(s)) map.set(s, rank);
   }
   return map;
 }

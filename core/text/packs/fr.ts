@@ -1,7 +1,7 @@
 import { stemmer } from '@orama/stemmers/french';
 import { stopwords } from '@orama/stopwords/french';
-import { WORDS } from '../common-words/fr.js';
+import { STEMS } from '../common-words/fr.js';
 import type { LanguagePack } from '../resources.js';
 
 /** French: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('fr')). */
-export const PACK: LanguagePack = { stem: stemmer, stopwords, commonWords: WORDS };
+export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS };
