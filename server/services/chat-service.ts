@@ -122,6 +122,7 @@ export class ChatService {
 
     const last = request.messages[request.messages.length - 1];
     if (!last || last.role !== 'user') return refuse('invalid_request', 'messages: the last message must be the user\'s question');
+    if (last.content.trim() === '') return refuse('invalid_request', 'messages: the question is empty');
     if (last.content.length > plan.maxQuestionChars) return refuse('payload_too_large', `The question is longer than ${plan.maxQuestionChars} characters.`);
     let sourceChars = 0;
     for (const s of request.sources) sourceChars += s.text.length;

@@ -6,10 +6,19 @@ import { resolve } from '../../server/tokens.js';
 import { describeOnEachDatabase } from '../support/databases.js';
 import { createResponseValidator } from '../support/openapi-validator.js';
 import { addMember, createTestPlatform, listen, seedOrg, SEED_PASSWORD, type SeededOrg } from '../support/platform.js';
+import { createAltchaSolver } from '../../adapters/remote/altcha-solver.js';
+import type { FakeStripeServer } from '../fakes/stripe-server.js';
+import { chatBody, openSession, TEST_ALTCHA_ENV } from './support/chat.js';
+import { signedEvent, startStripe, stripeEvent } from './support/stripe.js';
 
 const PRINCIPALS = ['anonymous', 'publishable', 'secret', 'owner', 'admin', 'developer', 'viewer', 'other_org'] as const;
 type Principal = (typeof PRINCIPALS)[number];
 type Expected = Readonly<Record<Principal, number>>;
+
+/** Statuses of a route taking API keys of `kinds` (a dashboard token there is the wrong credential kind). */
+function key(kinds: readonly ('publishable' | 'secret')[], ok: number): Expected {
+  return { anonymous: 401, publishable: kinds.includes('publishable') ? ok : 403, secret: kinds.includes('secret') ? ok : 403, owner: 403, admin: 403, developer: 403, viewer: 403, other_org: 403 };
+}
 
 /** Statuses of a JWT route: `ok` for roles in `roles` (and for another org's owner acting on its own org when `ownOrg`). */
 function jwt(roles: readonly string[], ok: number, other: number): Expected {
@@ -21,6 +30,9 @@ const open = (status: number): Expected => Object.fromEntries(PRINCIPALS.map((p)
 interface Cell {
   readonly url: string;
   readonly body?: object;
+  /** The raw body to send instead of `body` (signed webhooks). */
+  readonly raw?: string;
+  readonly headers?: Readonly<Record<string, string>>;
   /** Checked after a refused request: the target must be as before. */
   readonly unchanged?: () => Promise<void>;
 }
@@ -41,10 +53,13 @@ describeOnEachDatabase('authorization matrix', (db) => {
   let credentials: Record<Principal, string | null>;
   let validate: ReturnType<typeof createResponseValidator>;
   let cells = 0;
+  let stripe: FakeStripeServer;
 
   before(async function () {
     this.timeout(120_000);
-    platform = await createTestPlatform({ database: db() });
+    const billing = await startStripe();
+    stripe = billing.fake;
+    platform = await createTestPlatform({ database: db(), env: { ...TEST_ALTCHA_ENV, ...billing.env } });
     server = await listen(platform);
     org = await seedOrg(platform, 'matrix');
     other = await seedOrg(platform, 'matrix-other');
@@ -68,6 +83,7 @@ describeOnEachDatabase('authorization matrix', (db) => {
   after(async () => {
     await server.close();
     await platform.close();
+    await stripe.stop();
     // Reported figure: routes × principals on this database.
     console.log(`      authorization matrix: ${cells} cells`);
   });
@@ -96,6 +112,12 @@ describeOnEachDatabase('authorization matrix', (db) => {
     };
   }
   const orgName = async () => (await db().knex('organizations').where({ id: org.orgId }).first()).name as string;
+
+  /** A solved ALTCHA challenge of the matrix's publishable key (what a browser posts to /session). */
+  async function solvedChallenge(): Promise<object> {
+    const config = await (await fetch(`${server.url}/v1/config`, { headers: { authorization: `Bearer ${credentials.publishable}` } })).json();
+    return { provider: 'altcha', solution: await createAltchaSolver({ worker: false })(config.bot_challenge.challenge) };
+  }
 
   const ROUTES: readonly RouteCase[] = [
     { method: 'get', template: null, expected: open(200), prepare: async () => ({ url: '/healthz' }) },
@@ -176,6 +198,33 @@ describeOnEachDatabase('authorization matrix', (db) => {
         return { url: `/v1/org/members/${member.userId}`, unchanged: member.unchanged };
       },
     },
+    { method: 'get', template: '/config', expected: key(['publishable', 'secret'], 200), prepare: async () => ({ url: '/v1/config' }) },
+    { method: 'post', template: '/session', expected: key(['publishable'], 201), prepare: async () => ({ url: '/v1/session', body: await solvedChallenge() }) },
+    {
+      method: 'post',
+      template: '/chat',
+      expected: key(['publishable', 'secret'], 200),
+      prepare: async (p) => ({
+        url: '/v1/chat',
+        body: chatBody(undefined, { stream: false }),
+        ...(p === 'publishable' ? { headers: { 'kit-session': await openSession(server.url, credentials.publishable!, null) } } : {}),
+      }),
+    },
+    {
+      method: 'post',
+      template: '/billing/checkout',
+      expected: jwt(['owner', 'admin'], 201, 201),
+      prepare: async () => ({ url: '/v1/billing/checkout', body: { plan: 'pro', success_url: 'https://app.example.com/ok', cancel_url: 'https://app.example.com/no' } }),
+    },
+    {
+      method: 'post',
+      template: '/billing/webhook',
+      expected: open(200),
+      prepare: async (p, n) => {
+        const { body, signature } = signedEvent(stripeEvent(`evt_matrix_${p}_${n}_${Date.now()}`, 'invoice.paid', { id: 'in_matrix', object: 'invoice' }));
+        return { url: '/v1/billing/webhook', raw: body, headers: { 'stripe-signature': signature } };
+      },
+    },
   ];
 
   for (const route of ROUTES) {
@@ -186,10 +235,11 @@ describeOnEachDatabase('authorization matrix', (db) => {
       for (const [n, principal] of PRINCIPALS.entries()) {
         const cell = await route.prepare(principal, n);
         const token = credentials[principal];
+        const payload = cell.raw ?? (cell.body ? JSON.stringify(cell.body) : undefined);
         const res = await fetch(`${server.url}${cell.url}`, {
           method: route.method.toUpperCase(),
-          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(cell.body ? { 'content-type': 'application/json' } : {}) },
-          ...(cell.body ? { body: JSON.stringify(cell.body) } : {}),
+          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload ? { 'content-type': 'application/json' } : {}), ...cell.headers },
+          ...(payload ? { body: payload } : {}),
         });
         const text = await res.text();
         const body = text === '' ? undefined : JSON.parse(text);
@@ -216,7 +266,7 @@ describeOnEachDatabase('authorization matrix', (db) => {
   it('refuses a key-shaped credential with a wrong checksum on every JWT route with invalid_api_key', async () => {
     const body = KEY_PREFIXES.secret + 'A'.repeat(32);
     const bad = body + 'ZZZZZZ';
-    for (const route of ROUTES.filter((r) => r.template && !['/openapi.json', '/auth/signup', '/auth/login'].includes(r.template))) {
+    for (const route of ROUTES.filter((r) => r.template && !['/openapi.json', '/auth/signup', '/auth/login', '/billing/webhook'].includes(r.template))) {
       const cell = await route.prepare('anonymous', 99);
       const res = await fetch(`${server.url}${cell.url}`, { method: route.method.toUpperCase(), headers: { authorization: `Bearer ${bad}`, 'content-type': 'application/json' }, ...(cell.body ? { body: JSON.stringify(cell.body) } : {}) });
       expect(res.status, `${route.method} ${route.template}`).to.equal(401);
