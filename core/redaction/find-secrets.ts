@@ -9,21 +9,17 @@ import type { Detection } from './types.js';
  * punctuation (AKIA…, AIza…) have a regex that starts with rare literals, which V8 skips through quickly.
  */
 const HEAD_RULES = new Map<string, TokenRule[]>();
-const LETTER_RULES: TokenRule[] = [];
+const LETTER_RULES = new Map<string, TokenRule[]>();
 for (const rule of TOKEN_RULES) {
   for (const t of rule.triggers) {
     const anchor = t.search(/[_.-]/);
-    if (anchor <= 0) {
-      if (!LETTER_RULES.includes(rule)) LETTER_RULES.push(rule);
-      continue;
-    }
-    const head = t.slice(0, anchor + 1);
-    const list = HEAD_RULES.get(head) ?? [];
+    const [map, key] = anchor <= 0 ? [LETTER_RULES, t] : [HEAD_RULES, t.slice(0, anchor + 1)];
+    const list = map.get(key) ?? [];
     if (!list.includes(rule)) list.push(rule);
-    HEAD_RULES.set(head, list);
+    map.set(key, list);
   }
 }
-const LETTER_TRIGGERS = new RegExp(LETTER_RULES.flatMap((r) => r.triggers).map(escapeRegExp).join('|'), 'g');
+const LETTER_TRIGGERS = new RegExp([...LETTER_RULES.keys()].map(escapeRegExp).join('|'), 'g');
 /** Longest run of letters/digits looked up before an anchor (the longest head, "sntrys"/"github"/"sq0atp", is 6). */
 const MAX_HEAD = 8;
 /** Longest JWT header searched backwards from its first '.' (default 1,024 characters). */
@@ -44,15 +40,22 @@ export function findSecrets(text: string, out: Detection[]): void {
   LETTER_TRIGGERS.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = LETTER_TRIGGERS.exec(text)) !== null) {
-    const rules = LETTER_RULES.filter((r) => r.triggers.includes(m![0]));
-    if (!wordCharBefore(text, m.index)) {
-      const end = tokenAt(text, m.index, rules, out);
-      if (end > LETTER_TRIGGERS.lastIndex) LETTER_TRIGGERS.lastIndex = end;
-    }
+    if (wordCharBefore(text, m.index)) continue;
+    const end = tokenAt(text, m.index, LETTER_RULES.get(m[0])!, out);
+    if (end > LETTER_TRIGGERS.lastIndex) LETTER_TRIGGERS.lastIndex = end;
   }
-  for (let at = text.indexOf('-----BEGIN'); at !== -1; at = text.indexOf('-----BEGIN', Math.max(at + 1, pemAt(text, at, out)))) {}
-  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', Math.max(at + 1, urlPasswordAt(text, at, out)))) {}
+  eachLiteral(text, '-----BEGIN', pemAt, out);
+  eachLiteral(text, '://', urlPasswordAt, out);
   findAssignments(text, out);
+}
+
+/** Calls `at` at every occurrence of `literal`, continuing after whatever it masked. */
+function eachLiteral(text: string, literal: string, at: (text: string, i: number, out: Detection[]) => number, out: Detection[]): void {
+  let i = text.indexOf(literal);
+  while (i !== -1) {
+    const end = at(text, i, out);
+    i = text.indexOf(literal, Math.max(i + 1, end));
+  }
 }
 
 function scanAnchor(text: string, anchor: string, out: Detection[]): void {
