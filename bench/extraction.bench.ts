@@ -57,12 +57,17 @@ async function runChromium(): Promise<Run | null> {
     const measure = (html: string, first: 'kit' | 'ref', timed: boolean) => page.evaluate(async ({ html, first, url }) => {
       const api = (window as any).Bench;
       const out: Record<string, { ms: number; text: string }> = {};
-      for (const which of first === 'kit' ? ['kit', 'ref'] : ['ref', 'kit']) {
-        const t = performance.now();
-        const text = which === 'kit'
-          ? (await api.extractFromHtml(html, url))?.text ?? ''
-          : new api.Readability(new DOMParser().parseFromString(html, 'text/html')).parse()?.textContent ?? '';
-        out[which] = { ms: performance.now() - t, text };
+      // Best of 3 per engine and page: the browser is fast enough, and the minimum is the figure least moved by
+      // other load on a shared machine.
+      for (let round = 0; round < 3; round++) {
+        for (const which of first === 'kit' ? ['kit', 'ref'] : ['ref', 'kit']) {
+          const t = performance.now();
+          const text = which === 'kit'
+            ? (await api.extractFromHtml(html, url))?.text ?? ''
+            : new api.Readability(new DOMParser().parseFromString(html, 'text/html')).parse()?.textContent ?? '';
+          const ms = performance.now() - t;
+          if (!out[which] || ms < out[which].ms) out[which] = { ms, text };
+        }
       }
       return out;
     }, { html, first, url: DEFAULT_CASE_URL }).then((r) => {
@@ -93,6 +98,16 @@ function rows(label: string, run: Run): string[] {
   ];
 }
 
+/** Issue 3 §6 sets no numeric goal (it asks for the figures); Kit's own aim: ≤ 10 % over plain Readability's mean time at equal or better F1. */
+function verdict(run: Run): string {
+  const ratio = mean(run.kitMs) / mean(run.refMs);
+  const f1Ok = meanF1(run.kitText) >= meanF1(run.refText);
+  const met = ratio <= 1.1 && f1Ok;
+  return `Goal (Kit's own; issue 3 §6 sets none): ≤ 1.10× plain Readability's mean time at equal or better F1 — ${met ? 'met' : 'missed'} `
+    + `(${f(ratio)}×, F1 ${f1Ok ? 'equal or better' : 'lower'}). The extra is the DOM-to-text walk over the article (about 1 ms a page in Chromium). `
+    + 'Timings vary by up to 2× between runs on this shared 2-core machine (other jobs); the ratios, measured in one run, vary far less.';
+}
+
 const node = await runNode();
 const chromium = await runChromium();
 const table = [
@@ -102,7 +117,7 @@ const table = [
   ...(chromium ? rows('Chromium, DOMParser + extract', chromium) : []),
 ];
 const body = [
-  `${pages.length} pages (${f(megachars, 1)} M characters of HTML), mozilla/readability test-pages; 2-core machine; each page once per engine after a 10-page warm-up, order alternated.`,
+  `${pages.length} pages (${f(megachars, 1)} M characters of HTML), mozilla/readability test-pages; 2-core machine; Node: each page once per engine; Chromium: best of 3 per engine and page; 10-page warm-up, order alternated.`,
   '',
   ...table,
   '',
@@ -111,8 +126,7 @@ const body = [
   'Note: expected.html is Readability\'s own output (the reference pages of its test suite), so Kit\'s F1 near 1 shows a faithful',
   'integration, not a better extractor; the reference\'s lower F1 comes from `textContent` fusing words across blocks.',
   '',
-  'Goal: issue 3 §6 sets no numeric goal for extraction (it asks for the figures); Kit aims to add at most 10 % to plain Readability\'s time',
-  'at equal or better F1.',
+  verdict(chromium ?? node),
   '',
   'Reproduce: `npm run bench -- extraction` (pages: ../shared/eval/pages or KIT_EVAL_PAGES).',
 ];
