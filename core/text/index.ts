@@ -1,7 +1,7 @@
 export { buildCorpus, detectPagesLanguage } from './corpus.js';
 export type { Corpus, CorpusOptions, CorpusSentence, Passage } from './corpus.js';
 export { prepareCorpus } from './prepare-corpus.js';
-export { loadLanguage, loadAllLanguages } from './load-language.js';
+export { loadLanguage, loadLanguageOf, loadAllLanguages } from './load-language.js';
 export { resourcesFor, isLanguageLoaded, stemmerFor } from './resources.js';
 export type { LanguagePack, LanguageResources } from './resources.js';
 export { tokenize } from './tokenize.js';

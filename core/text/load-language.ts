@@ -1,5 +1,6 @@
-import { LANGUAGES, type Language } from './language.js';
+import { detectLanguage, LANGUAGES, type Language } from './language.js';
 import { installPack, isLanguageLoaded, type LanguagePack } from './resources.js';
+import { tokenize } from './tokenize.js';
 
 const pending = new Map<Language, Promise<boolean>>();
 
@@ -23,6 +24,21 @@ export function loadLanguage(lang: Language): Promise<boolean> {
 /** Loads every language pack: for hosts with no bundle to keep small (the server, evaluation, benchmarks). */
 export async function loadAllLanguages(): Promise<void> {
   await Promise.all(LANGUAGES.map((lang) => loadLanguage(lang)));
+}
+
+/**
+ * Detects the language of `text` (a question) as the gate and the retriever will, with `fallback` (the corpus's
+ * language) when nothing votes, and loads its pack, so that a question in another language than the page's has its
+ * own stopwords dropped. Resolves the language; a pack that cannot be fetched leaves the question words only.
+ */
+export async function loadLanguageOf(text: string, fallback: Language): Promise<Language> {
+  const lang = detectLanguage(tokenize(text), fallback);
+  try {
+    await loadLanguage(lang);
+  } catch {
+    // The gate still works with the question words alone as that language's stopwords.
+  }
+  return lang;
 }
 
 // One dynamic import a language, so a bundler emits one chunk each and an English page fetches none.

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { buildCorpus } from '../../../core/text/corpus.js';
 import { LANGUAGES } from '../../../core/text/language.js';
-import { loadAllLanguages, loadLanguage } from '../../../core/text/load-language.js';
+import { loadAllLanguages, loadLanguage, loadLanguageOf } from '../../../core/text/load-language.js';
+import { createRetriever } from '../../../core/retrieval/retriever.js';
 import { isLanguageLoaded, resourcesFor } from '../../../core/text/resources.js';
 import type { SourcePage } from '../../../core/sources.js';
 import pages from '../../fixtures/grounding/pages.json' with { type: 'json' };
@@ -56,5 +57,26 @@ describe('loadAllLanguages', () => {
   it('loads every language pack', async () => {
     await loadAllLanguages();
     expect(LANGUAGES.filter((l) => !isLanguageLoaded(l))).to.deep.equal([]);
+  });
+});
+
+describe('loadLanguageOf', () => {
+  onlyEnglish();
+
+  it('loads the pack of a question in another language than the page, so its stopwords are dropped', async () => {
+    const corpus = buildCorpus([P['bakery']!]);
+    const retriever = createRetriever(corpus);
+    const question = 'Quel est le prix du pain de seigle ?';
+    // Before: "est", "le", "du", "de" count as content words the page lacks, diluting the question's coverage.
+    const before = retriever.analyze(question).totalIdf;
+    expect(await loadLanguageOf(question, corpus.language)).to.equal('fr');
+    expect(isLanguageLoaded('fr')).to.equal(true);
+    expect(retriever.analyze(question).totalIdf).to.be.lessThan(before);
+    expect(corpus.resources).to.equal(resourcesFor('en')); // the English corpus itself is untouched
+  });
+
+  it('loads nothing more when the question is in the page language', async () => {
+    expect(await loadLanguageOf('How much is the rye bread?', 'en')).to.equal('en');
+    expect(LANGUAGES.filter((l) => l !== 'en' && isLanguageLoaded(l))).to.deep.equal([]);
   });
 });
