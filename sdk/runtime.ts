@@ -12,7 +12,7 @@ import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
 import { createExtractiveInference, createRetriever, EXTRACTIVE_MODEL, type Retriever } from '../core/retrieval/index.js';
 import type { Citation, SourcePage } from '../core/sources.js';
-import { buildCorpus, loadCommonWords } from '../core/text/index.js';
+import { loadLanguageOf, prepareCorpus } from '../core/text/index.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';
 import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
 import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
@@ -75,6 +75,8 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
       if (config.context.scope === 'page' && pageUrl() !== context.url) context = await load(askSignal);
       const mode = engine.kind === 'remote' ? 'remote' : 'local';
       if (config.grounding) {
+        // A question in another language than the page: its own stopwords must not count as content words.
+        await loadLanguageOf(question, context.retriever.corpus.language).catch(() => false);
         const verdict = checkGrounding(context.retriever.corpus, question, { minMatches: config.groundingMinMatches });
         if (!verdict.grounded) return { text: config.refusalMessage, citations: [], refused: true, mode, model: engine.port.model };
       }
@@ -139,9 +141,9 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
     };
     pages = pages.map((p) => ({ url: p.url, title: mask(p.title), text: mask(p.text) }));
   }
-  const corpus = buildCorpus(pages);
-  // The gate weighs words against the page language's common-word list; English ships in the runtime, others load now.
-  await loadCommonWords(corpus.language);
+  // Detects the pages' language and loads its pack (stemmer, stopwords, common words) first: English ships in the
+  // runtime, other languages are small lazy chunks.
+  const corpus = await prepareCorpus(pages);
   const chars = pages.reduce((n, p) => n + p.text.length, 0);
   return { url, pages, redacted, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
 }
