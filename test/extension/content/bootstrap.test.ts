@@ -31,13 +31,9 @@ async function ask(page: Page, question: string): Promise<string> {
   const before = await page.locator('kit-widget .bot').count();
   await page.locator('kit-widget textarea').fill(question);
   await page.locator('kit-widget textarea').press('Enter');
-  const answer = page.locator('kit-widget .bot').nth(before);
-  await answer.waitFor();
-  await page.waitForFunction((n) => {
-    const bots = document.querySelector('kit-widget')?.shadowRoot?.querySelectorAll('.msg.bot');
-    const el = bots?.[n];
-    return !!el && !el.getAttribute('aria-busy') && (el.textContent ?? '').trim().length > 0 && !el.querySelector('.typing');
-  }, before, { timeout: 20_000 }).catch(() => undefined);
+  // An answer is finished when its bubble is no longer `live` (done, refused or failed).
+  const answer = page.locator('kit-widget .msg.bot').nth(before);
+  await page.locator('kit-widget .msg.bot:not(.live)').nth(before).waitFor({ timeout: 30_000 });
   return (await answer.textContent()) ?? '';
 }
 
