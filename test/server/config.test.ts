@@ -48,6 +48,13 @@ describe('loadConfig', () => {
     [{ STRIPE_SECRET_KEY: 'pk_live_abc' }, /^STRIPE_SECRET_KEY: must start with sk_/],
     [{ KIT_KEY_CACHE_TTL_MS: '600000' }, /^KIT_KEY_CACHE_TTL_MS: must be at most 60000/],
     [{ KIT_LOG_LEVEL: 'loud' }, /^KIT_LOG_LEVEL: must be one of/],
+    [{ KIT_BOT_CHALLENGE: 'none', NODE_ENV: 'production' }, /^KIT_BOT_CHALLENGE: "none" is for development only/],
+    [{ KIT_REDACT_SOURCES: 'emails' }, /^KIT_REDACT_SOURCES: must be false, true, secrets, pii/],
+    [{ KIT_PLAN_LIMITS: '{free:' }, /^KIT_PLAN_LIMITS: must be JSON/],
+    [{ KIT_PLAN_LIMITS: '{"gold":{}}' }, /^KIT_PLAN_LIMITS: /],
+    [{ KIT_PLAN_LIMITS: '{"free":{"requests_per_minute":0}}' }, /^KIT_PLAN_LIMITS: free\.requests_per_minute: must be at least 1/],
+    [{ KIT_SSE_KEEPALIVE_MS: '20000' }, /^KIT_SSE_KEEPALIVE_MS: must be at most 15000/],
+    [{ KIT_TURNSTILE_VERIFY_URL: 'ftp://x' }, /^KIT_TURNSTILE_VERIFY_URL: must be a http\(s\):\/\/ URL/],
   ];
   for (const [env, message] of cases) {
     it(`explains ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}`, () => {
@@ -55,6 +62,35 @@ describe('loadConfig', () => {
       expect(problems.some((p) => message.test(p)), problems.join('\n')).to.equal(true);
     });
   }
+
+  it('reads the part-2 settings with their defaults', () => {
+    const config = loadConfig({}, '/srv/kit');
+    expect(config.plans.free).to.include({ requestsPerMinute: 60, sessionRequestsPerMinute: 10, monthlyTokens: 200_000, sessionTtlSeconds: 600, maxQuestionChars: 1000, maxContextChars: 60_000 });
+    expect(config.plans.pro).to.include({ requestsPerMinute: 600, sessionRequestsPerMinute: 20, monthlyTokens: 5_000_000 });
+    expect(config.plans.business).to.include({ requestsPerMinute: 3_000, sessionRequestsPerMinute: 30, monthlyTokens: 50_000_000 });
+    expect(config.redactSources).to.equal(null);
+    expect(config.sseKeepAliveMs).to.equal(10_000);
+    expect(config.shutdownGraceMs).to.equal(25_000);
+    expect(config.botChallenge).to.include({ altchaMaxNumber: 100_000, altchaTtlSeconds: 300, turnstileVerifyUrl: null });
+    expect(config.demo).to.deep.equal({ seed: true, sdkDir: '/srv/kit/dist/sdk', siteDir: '/srv/kit/demo' });
+  });
+
+  it('overrides any plan field from KIT_PLAN_LIMITS and derives the body limit from the sizes', () => {
+    const plans = loadConfig({ KIT_PLAN_LIMITS: '{"pro":{"requests_per_minute":5,"max_context_chars":1000,"mode":"remote"}}' }).plans;
+    expect(plans.pro).to.include({ requestsPerMinute: 5, sessionRequestsPerMinute: 20, maxContextChars: 1000, mode: 'remote', maxBodyBytes: 4 * (2 * 1000 + 1000) + 65_536 });
+    expect(plans.free.requestsPerMinute).to.equal(60);
+  });
+
+  it('reads KIT_REDACT_SOURCES as the SDK reads redact', () => {
+    expect(loadConfig({ KIT_REDACT_SOURCES: 'true' }).redactSources).to.deep.equal({ secrets: true, pii: true });
+    expect(loadConfig({ KIT_REDACT_SOURCES: 'secrets' }).redactSources).to.deep.equal({ secrets: true, pii: false });
+    expect(loadConfig({ KIT_REDACT_SOURCES: 'pii, secrets' }).redactSources).to.deep.equal({ secrets: true, pii: true });
+    expect(loadConfig({ KIT_REDACT_SOURCES: 'false' }).redactSources).to.equal(null);
+  });
+
+  it('lets development use the none challenge outside production', () => {
+    expect(loadConfig({ KIT_BOT_CHALLENGE: 'none', NODE_ENV: 'development' }).botChallenge.provider).to.equal('none');
+  });
 
   it('lists every problem at once and never echoes a secret value', () => {
     const problems = problemsOf({ PORT: 'x', KIT_JWT_SECRET: 'hunter2-short', STRIPE_WEBHOOK_SECRET: 'not-a-whsec-value' });
