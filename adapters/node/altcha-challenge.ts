@@ -75,7 +75,10 @@ export function createAltchaChallenge(options: AltchaChallengeOptions): BotChall
       const expires = Number(params.expires);
       // Every challenge we issue carries an expiry; one without is not ours to accept forever.
       if (!Number.isInteger(expires) || expires * 1000 <= now()) return refuseChallenge('expired', 'The challenge has expired.');
-      if ((params.origin ?? null) !== context.origin) return refuseChallenge('origin_mismatch', 'The challenge was issued for another origin.');
+      // A challenge issued for an origin must be solved there. One issued without (browsers send no Origin on
+      // same-origin GETs, nor on an extension's GET to a host it may reach) is accepted from any origin: anyone can get
+      // such a challenge with curl, so binding it would add no protection; the session is bound to this POST's Origin.
+      if (params.origin !== undefined && params.origin !== context.origin) return refuseChallenge('origin_mismatch', 'The challenge was issued for another origin.');
 
       const first = await options.replayStore.claimOnce(`altcha:${payload.challenge}`, new Date(expires * 1000));
       if (!first) return refuseChallenge('replayed', 'The solution was already used.');

@@ -108,6 +108,13 @@ describe('createAltchaChallenge', () => {
     expect(failure(await port.verify(solution, { origin: null }))).to.equal('origin_mismatch');
   });
 
+  it('accepts a challenge issued without an origin from any origin (same-origin GETs carry no Origin), once', async () => {
+    const port = make();
+    const solution = await solve(await issued(port, null));
+    expect((await port.verify(solution, { origin: ORIGIN })).ok).to.equal(true);
+    expect(failure(await port.verify(solution, { origin: null }))).to.equal('replayed');
+  });
+
   it('refuses malformed solutions without throwing', async () => {
     const port = make();
     const inputs: unknown[] = [undefined, null, 42, {}, '', 'not base64!', Buffer.from('not json').toString('base64'), Buffer.from('"str"').toString('base64'), 'A'.repeat(5000)];

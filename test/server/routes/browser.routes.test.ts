@@ -152,6 +152,22 @@ describe('browserRoutes', () => {
       expect(last!.headers.get('ratelimit')).to.match(/^limit=3, remaining=0, reset=\d+$/);
     });
 
+    it('accepts a challenge fetched without Origin (a same-origin GET) and binds the session to the POST\'s Origin', async () => {
+      const body = await (await config(keys.publishable, null)).json();
+      expect(new URLSearchParams(body.bot_challenge.challenge.salt.split('?')[1]).get('origin')).to.equal(null);
+      const res = await session(keys.publishable, { provider: 'altcha', solution: await solve(body.bot_challenge.challenge) }, SHOP);
+      expect(res.status).to.equal(201);
+      const token = (await res.json()).session as string;
+      const chat = (origin: string | null) =>
+        fetch(`${server.url}/v1/chat`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keys.publishable}`, 'kit-session': token, 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'Who are you?' }], sources: [], stream: false }),
+        });
+      expect((await chat(SHOP)).status).to.equal(200);
+      expect((await chat(null)).status).to.equal(401);
+    });
+
     it('runs the SDK-shaped flow with no Origin (curl, servers): the session is bound to "no origin"', async () => {
       const token = await openSession(server.url, keys.publishable, null);
       expect(token).to.match(/^kit_ses_/);
