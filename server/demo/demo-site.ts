@@ -67,6 +67,11 @@ export class DemoSite {
         ctx.redirect('/demo/');
         return;
       }
+      if (ctx.path === '/favicon.ico') {
+        ctx.status = 204; // no icon, and no 404 in every demo visitor's console
+        ctx.set('Cache-Control', 'public, max-age=86400');
+        return;
+      }
       if (ctx.path.startsWith('/sdk/')) return this.#sdk(ctx, ctx.path.slice('/sdk/'.length));
       if (ctx.path.startsWith('/demo/')) return this.#demo(ctx, ctx.path.slice('/demo/'.length) || 'index.html');
       return next();
