@@ -61,6 +61,8 @@ export interface ServerConfig {
   readonly sseKeepAliveMs: number;
   /** How long SIGTERM waits for in-flight `/chat` streams before cutting them; default 25 000 ms. */
   readonly shutdownGraceMs: number;
+  /** NODE_ENV as read at start (a bundler may inline `process.env.NODE_ENV`; this value is the real one). */
+  readonly nodeEnv: string | null;
   /** The demo organisation seeded on a fresh database, and where the SDK bundle and demo site are served from. */
   readonly demo: { readonly seed: boolean; readonly sdkDir: string; readonly siteDir: string };
 }
@@ -259,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     plans: e.KIT_PLAN_LIMITS,
     sseKeepAliveMs: e.KIT_SSE_KEEPALIVE_MS,
     shutdownGraceMs: e.KIT_SHUTDOWN_GRACE_MS,
+    nodeEnv: e.NODE_ENV ?? null,
     demo: { seed: e.KIT_DEMO, sdkDir: resolve(cwd, e.KIT_SDK_DIR), siteDir: resolve(cwd, e.KIT_DEMO_DIR) },
   };
 }

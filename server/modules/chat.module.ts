@@ -31,7 +31,8 @@ export function createBotChallenge(config: ServerConfig, secrets: PlatformSecret
       now,
     });
   }
-  if (bot.provider === 'none') return createNoneChallenge();
+  // The configured NODE_ENV, not the adapter's own read: the production bundle inlines process.env.NODE_ENV.
+  if (bot.provider === 'none') return createNoneChallenge({ nodeEnv: config.nodeEnv ?? undefined });
   return createAltchaChallenge({ hmacKey: secrets.altchaHmacKey, replayStore, maxNumber: bot.altchaMaxNumber, ttlSeconds: bot.altchaTtlSeconds, now });
 }
 

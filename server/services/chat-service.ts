@@ -7,7 +7,7 @@ import type { InferenceEvent, InferencePort } from '../../core/ports/inference.p
 import type { Redactor } from '../../core/redaction/index.js';
 import { estimateTokens } from '../../core/retrieval/index.js';
 import type { SourcePage } from '../../core/sources.js';
-import { buildCorpus, loadCommonWords } from '../../core/text/index.js';
+import { loadLanguageOf, prepareCorpus } from '../../core/text/index.js';
 import type { KeyAuth } from '../auth/auth-context.js';
 import type { ServerConfig } from '../config.js';
 import type { PlanLimits } from '../plans.js';
@@ -211,9 +211,9 @@ export class ChatService {
     const inputEstimate = estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
     const meter = { model, refused: false, inputTokens: 0, outputTokens: 0 };
     try {
-      // The same gate as the SDK's (sdk/runtime.ts): the corpus, then its language's common-word ranks.
-      const corpus = buildCorpus(sources);
-      await loadCommonWords(corpus.language);
+      // The same gate as the SDK's (sdk/runtime.ts): the corpus with its language's pack, and the question's language.
+      const corpus = await prepareCorpus(sources);
+      await loadLanguageOf(chat.question, corpus.language);
       const verdict = checkGrounding(corpus, chat.question);
       if (!verdict.grounded) {
         meter.refused = true;
