@@ -45,8 +45,9 @@ function sdk(type, mode) {
       clean: { keep: esm ? /\.js(\.map)?$/ : /\.mjs(\.map)?$/ },
     },
     performance: { hints: false },
-    // esbuild minifies the 6 MB WebLLM chunk in seconds where terser takes minutes.
-    optimization: { splitChunks: false, minimizer: [new EsbuildPlugin({ target: 'es2022', legalComments: 'eof' })] },
+    // esbuild minifies the 6 MB WebLLM chunk in seconds where terser takes minutes. `format: undefined` keeps
+    // webpack's own UMD/ESM wrapper: the plugin's default 'iife' for web targets would hide the global `Kit`.
+    optimization: { splitChunks: false, minimizer: [new EsbuildPlugin({ target: 'es2022', legalComments: 'eof', format: undefined })] },
   };
 }
 
@@ -76,7 +77,8 @@ function server(mode) {
       library: { type: 'module' },
       clean: true,
     },
-    optimization: { minimize: false },
+    // NODE_ENV is read at run time (KIT_BOT_CHALLENGE=none is refused only in production), never inlined.
+    optimization: { minimize: false, nodeEnv: false },
     performance: { hints: false },
   };
 }
