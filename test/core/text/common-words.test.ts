@@ -6,8 +6,8 @@ import { stemmerFor } from '../../../core/text/resources.js';
 describe('commonRank', () => {
   const en = stemmerFor('en');
   it('ranks everyday words before topical ones when given English stems', () => {
-    expect(commonRank(en('time'), 'en')).to.be.lessThan(commonRank(en('parliament'), 'en'));
-    expect(commonRank(en('parliament'), 'en')).to.be.lessThan(Infinity);
+    expect(commonRank(en('time'), 'en')).to.be.lessThan(commonRank(en('government'), 'en'));
+    expect(commonRank(en('government'), 'en')).to.be.lessThan(Infinity);
   });
 
   it('gives Infinity to words outside the list', () => {
