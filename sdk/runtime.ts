@@ -10,7 +10,7 @@ import { checkGrounding } from '../core/grounding/index.js';
 import { selectMode, type DeviceProfile, type ModeDecision } from '../core/mode/index.js';
 import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
-import { createExtractiveInference, createRetriever, EXTRACTIVE_MODEL, type Retriever } from '../core/retrieval/index.js';
+import { createRetriever, type Retriever } from '../core/retrieval/index.js';
 import type { Citation, SourcePage } from '../core/sources.js';
 import { loadLanguageOf, prepareCorpus } from '../core/text/index.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';
@@ -150,9 +150,12 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
 
 async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, device: DeviceProfile, client: PlatformClient, emit: Emit, signal: AbortSignal): Promise<Engine> {
   const remoteAllowed = plan !== null && plan.mode !== 'local';
-  const extractive = (reason: string): Engine => {
-    emit('mode', { mode: 'local', model: EXTRACTIVE_MODEL, reason });
-    return { kind: 'extractive', port: createExtractiveInference() };
+  // Core's extractive engine is the last resort (no model, no network): loaded only when it is needed.
+  const extractive = async (reason: string): Promise<Engine> => {
+    const { createExtractiveInference } = await import(/* webpackChunkName: "kit-extractive" */ '../core/retrieval/extractive-inference.js');
+    const port = createExtractiveInference();
+    emit('mode', { mode: 'local', model: port.model, reason });
+    return { kind: 'extractive', port };
   };
   const remote = (reason: string): Engine => {
     const port = createRemoteInference(client);
@@ -163,7 +166,7 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
 
   const planModes = plan ? { modes: plan.mode, defaultModel: (['nano', 'small', 'balanced', 'quality'].includes(plan.model) ? plan.model : 'auto') as ModeDecision['model'] & string } : { modes: 'auto' as const, defaultModel: 'auto' as const };
   const decision = selectMode({ mode: config.mode, model: config.model }, planModes as never, device);
-  if (!decision.ok) return remoteAllowed && config.mode !== 'local' ? remote('webgpu_unavailable') : remoteAllowed ? remote('webgpu_unavailable') : extractive('webgpu_unavailable');
+  if (!decision.ok) return remoteAllowed ? remote('webgpu_unavailable') : extractive('webgpu_unavailable');
   if (decision.value.mode === 'remote') return remote(decision.value.reason);
 
   const size = decision.value.model as ModelSize;

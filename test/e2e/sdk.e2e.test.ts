@@ -1,0 +1,344 @@
+/**
+ * The SDK end to end (issue 6 §9): real Chromium, the real Kit server (child process, embedded database), the built
+ * SDK bundles it serves, and loopback websites. Only the local model is faked (no weights on this machine), behind
+ * the SDK's `localEngine` host port.
+ */
+import { expect } from 'chai';
+import { build } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, newTestPage } from '../support/chromium.js';
+import { ensureSdkBuilt, startKitServer, type KitServer } from './support/kit-server.js';
+import { articlePage, startSiteServer, type SiteServer } from './support/site-server.js';
+
+const FACTS = [
+  'The Summit membership costs $49 per year and includes free standard shipping.',
+  'The Expedition membership costs $129 per year and includes unlimited free repairs.',
+  'Orders placed before 1 pm Eastern time leave the workshop the same day.',
+  'The Ridgeline 2 tent weighs 890 grams and pitches in under three minutes with two trekking poles.',
+];
+const OFF_TOPIC = 'What is the boiling point of liquid nitrogen in kelvin?';
+
+declare global {
+  interface Window {
+    Kit: { init(options: unknown, host?: unknown): any };
+    __kit: any;
+    __events: [string, any][];
+    KitFake: any;
+  }
+}
+
+type Events = [string, any][];
+
+async function initKit(page: Page, options: Record<string, unknown>, host: 'none' | 'fake-local' = 'none'): Promise<void> {
+  await page.evaluate(({ options, host }) => {
+    window.__events = [];
+    const hostOptions = host === 'fake-local'
+      ? { localEngine: (req: { size: string }) => window.KitFake.createFakeLocalInference({ size: req.size, engine: { answer: 'The Summit membership costs $49 per year [1].', pieceDelayMs: 5 } }) }
+      : {};
+    const inst = window.Kit.init(options, hostOptions);
+    for (const ev of ['ready', 'mode', 'progress', 'message', 'token', 'error', 'open', 'close']) inst.on(ev, (p: unknown) => window.__events.push([ev, p]));
+    window.__kit = inst;
+  }, { options, host });
+}
+
+const events = (page: Page): Promise<Events> => page.evaluate(() => window.__events);
+async function waitForEvent(page: Page, name: string, timeout = 90_000): Promise<any> {
+  await page.waitForFunction((n) => window.__events.some((e) => e[0] === n || e[0] === 'error'), name, { timeout });
+  const all = await events(page);
+  const hit = all.find((e) => e[0] === name);
+  if (!hit) throw new Error(`expected "${name}", got ${JSON.stringify(all.filter((e) => e[0] !== 'token'))}`);
+  return hit[1];
+}
+const ask = (page: Page, question: string) => page.evaluate((q) => window.__kit.ask(q).then((a: unknown) => ({ ok: true, a }), (e: { code?: string; message?: string }) => ({ ok: false, code: e.code, message: e.message })), question);
+
+describe('SDK end to end (Chromium + real server)', function () {
+  this.timeout(240_000);
+  let kit: KitServer;
+  let key: string;
+  let site: SiteServer;
+  let browser: Browser;
+  let page: Page;
+  let requests: { url: string; body: string | null }[];
+
+  before(async () => {
+    ensureSdkBuilt();
+    kit = await startKitServer();
+    ({ key } = await kit.developerKey([]));
+    site = await startSiteServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await site?.close();
+    await kit?.stop();
+  });
+  beforeEach(async () => {
+    page = await newTestPage(browser);
+    requests = [];
+    page.on('request', (r) => requests.push({ url: r.url(), body: r.postData() }));
+  });
+  afterEach(async () => { await page?.close(); });
+
+  it('answers a page-context question remotely with a citation of the page', async () => {
+    site.set('/pricing', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/pricing`);
+    await initKit(page, { apiKey: key, mode: 'remote' });
+    const ready = await waitForEvent(page, 'ready');
+    expect(ready).to.deep.include({ mode: 'remote' });
+    expect(ready.context.pages).to.equal(1);
+    const r = await ask(page, 'How much does the Summit membership cost per year?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    expect(r.a.text).to.include('$49');
+    expect(r.a.refused).to.equal(false);
+    expect(r.a.mode).to.equal('remote');
+    expect(r.a.citations).to.deep.equal([{ url: `${site.origin}/pricing`, title: 'Memberships' }]);
+    const all = await events(page);
+    expect(all.some((e) => e[0] === 'token')).to.equal(true);
+    expect(all.filter((e) => e[0] === 'message').map((e) => e[1].role)).to.deep.equal(['user', 'assistant']);
+    expect(requests.some((q) => q.url === `${kit.url}/v1/chat`)).to.equal(true);
+    expect(requests.some((q) => q.url === `${kit.url}/v1/session`)).to.equal(true);
+  });
+
+  it('keeps the script a site includes ≤ 15 KB and everything before a first remote answer ≤ 60 KB gzipped', async () => {
+    const scripts: Promise<number>[] = [];
+    page.on('response', (res) => {
+      // blob: URLs (the ALTCHA worker) are built in the page from code already downloaded: not a load.
+      if (!/^(blob|data):/.test(res.url()) && (res.request().resourceType() === "script" || res.url().endsWith(".js"))) scripts.push(res.body().then((b) => { const n = gzipSync(b, { level: 9 }).length; console.log(`        ${n} ${res.url()}`); return n; }, () => 0));
+    });
+    site.set('/budget', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/budget`);
+    await initKit(page, { apiKey: key, mode: 'remote' });
+    await waitForEvent(page, 'ready');
+    const r = await ask(page, 'How much does the Expedition membership cost?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    const sizes = await Promise.all(scripts);
+    const entry = gzipSync(Buffer.from(await (await fetch(`${kit.url}/sdk/kit.js`)).arrayBuffer()), { level: 9 }).length;
+    const total = sizes.reduce((a, b) => a + b, 0);
+    console.log(`      entry ${entry} B gzipped; ${sizes.length} scripts before the first remote answer: ${total} B gzipped`);
+    expect(entry).to.be.at.most(15 * 1024);
+    expect(total).to.be.at.most(60 * 1024);
+  });
+
+  it('refuses an off-topic question without any network request', async () => {
+    site.set('/refuse', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/refuse`);
+    await initKit(page, { apiKey: key, mode: 'remote', refusalMessage: 'Only about memberships, sorry.' });
+    await waitForEvent(page, 'ready');
+    await page.waitForTimeout(300);
+    const before = requests.length;
+    const r = await ask(page, OFF_TOPIC);
+    expect(r.ok).to.equal(true);
+    expect(r.a).to.deep.include({ refused: true, text: 'Only about memberships, sorry.', citations: [] });
+    await page.waitForTimeout(300);
+    expect(requests.slice(before)).to.deep.equal([]);
+  });
+
+  it('masks a secret and an email before anything leaves the page', async () => {
+    const secret = 'sk_live_' + 'a1B2c3D4e5F6g7H8i9J0k1L2';
+    const email = 'maya.okafor@fernwood.example';
+    site.set('/contact', articlePage('Support', [
+      ...FACTS,
+      `Write to our support team at ${email} about memberships and repairs.`,
+      `Internal note: the billing API key for memberships is ${secret} and must be rotated yearly.`,
+    ], kit.url));
+    await page.goto(`${site.origin}/contact`);
+    await initKit(page, { apiKey: key, mode: 'remote', redact: true });
+    await waitForEvent(page, 'ready');
+    for (const q of ['Who do I write to about memberships and repairs?', 'What is the billing API key for memberships?']) {
+      const r = await ask(page, q);
+      expect(r.ok, JSON.stringify(r)).to.equal(true);
+      expect(r.a.text).not.to.include(secret).and.not.to.include(email);
+    }
+    const chats = requests.filter((q) => q.url.endsWith('/v1/chat'));
+    expect(chats).to.have.length(2);
+    expect(chats.some((q) => q.body!.includes('[REDACTED:EMAIL]'))).to.equal(true);
+    for (const q of requests) {
+      expect(q.body ?? '').not.to.include(secret);
+      expect(q.body ?? '').not.to.include(email);
+      expect(q.url).not.to.include(encodeURIComponent(email));
+    }
+  });
+
+  it('crawls the site through its sitemap and cites the page that answers', async () => {
+    site.set('/docs/', articlePage('Docs home', ['Welcome to the Fernwood documentation about tents, packs and quilts.'], kit.url));
+    site.set('/docs/care', articlePage('Tent care', ['Never store a tent wet. Pitch it or hang it indoors until every seam is dry, which usually takes 24 hours.'], kit.url));
+    site.set('/docs/repairs', articlePage('Repairs', ['The first repair of any item is free; later repairs cost a flat $15 plus materials.'], kit.url));
+    site.set('/sitemap.xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/docs/care</loc></url><url><loc>${site.origin}/docs/repairs</loc></url></urlset>`);
+    await page.goto(`${site.origin}/docs/`);
+    await initKit(page, { apiKey: key, mode: 'remote', context: 'site' });
+    const ready = await waitForEvent(page, 'ready');
+    expect(ready.context.pages).to.equal(3);
+    const progress = (await events(page)).filter((e) => e[0] === 'progress').map((e) => e[1]);
+    expect(progress.length).to.be.greaterThan(0);
+    expect(progress.every((p) => p.phase === 'crawl')).to.equal(true);
+    const r = await ask(page, 'How much do later repairs cost?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    expect(r.a.text).to.include('$15');
+    expect(r.a.citations.map((c: { url: string }) => c.url)).to.include(`${site.origin}/docs/repairs`);
+  });
+
+  it('never requests sitemap entries of another origin', async () => {
+    const other = await startSiteServer({ '/stolen': articlePage('Other', ['Other origin content about memberships.'], kit.url) }, '127.0.0.2');
+    try {
+      site.set('/x/', articlePage('X home', FACTS, kit.url));
+      site.set('/x/local', articlePage('Local', ['Repairs are free for Expedition members.'], kit.url));
+      site.set('/x/sitemap.xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${other.origin}/stolen</loc></url><url><loc>${site.origin}/x/local</loc></url></urlset>`);
+      await page.goto(`${site.origin}/x/`);
+      await initKit(page, { apiKey: key, mode: 'remote', context: { sitemap: '/x/sitemap.xml' } });
+      const ready = await waitForEvent(page, 'ready');
+      expect(ready.context.pages).to.equal(2);
+      expect(other.requests).to.deep.equal([]);
+      expect(requests.some((q) => q.url.startsWith(other.origin))).to.equal(false);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("reads a page behind a cookie only with credentials 'same-origin'", async () => {
+    site.set('/members', (req) => (req.headers.cookie?.includes('session=ok')
+      ? { body: articlePage('Members area', ['Members get the secret trail map of the Blue Ridge loop, 42 miles long.'], kit.url) }
+      : { status: 401, body: 'login required' }));
+    site.set('/public', articlePage('Public', FACTS, kit.url));
+    await page.context().addCookies([{ name: 'session', value: 'ok', url: site.origin }]);
+    await page.goto(`${site.origin}/public`);
+    await initKit(page, { apiKey: key, mode: 'remote', context: { urls: ['/members'], credentials: 'omit' } });
+    expect((await waitForEvent(page, 'ready')).context.pages).to.equal(1);
+    const omitted = site.requests.filter((q) => q.path === '/members');
+    expect(omitted.length).to.be.greaterThan(0);
+    expect(omitted.every((q) => q.cookie === undefined)).to.equal(true);
+
+    await initKit(page, { apiKey: key, mode: 'remote', context: { urls: ['/members'], credentials: 'same-origin' } });
+    expect((await waitForEvent(page, 'ready')).context.pages).to.equal(2);
+    expect(site.requests.filter((q) => q.path === '/members').some((q) => q.cookie?.includes('session=ok'))).to.equal(true);
+    const r = await ask(page, 'How long is the Blue Ridge loop on the trail map?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    expect(r.a.text).to.include('42 miles');
+  });
+
+  it('behaves sensibly on a second init, destroy then init, ask before ready, ask after destroy and two asks at once', async () => {
+    site.set('/life', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/life`);
+    // ask before ready: queued until ready, then answered
+    await initKit(page, { apiKey: key, mode: 'remote' });
+    const early = await ask(page, 'How much does the Summit membership cost?');
+    expect(early.ok, JSON.stringify(early)).to.equal(true);
+    expect(early.a.text).to.include('$49');
+    // two asks at once: both answered, in call order
+    const both = await page.evaluate(async () => {
+      const order: string[] = [];
+      window.__kit.on('message', (m: { role: string; text: string }) => { if (m.role === 'user') order.push(m.text); });
+      const [a, b] = await Promise.all([window.__kit.ask('How much does the Expedition membership cost?'), window.__kit.ask('How much does the Summit membership cost?')]);
+      return { a: a.text, b: b.text, order };
+    });
+    expect(both.a).to.include('$129');
+    expect(both.b).to.include('$49');
+    expect(both.order).to.deep.equal(['How much does the Expedition membership cost?', 'How much does the Summit membership cost?']);
+    // a second init replaces the first: one widget, the old instance is dead
+    await page.evaluate(() => { (window as any).__first = window.__kit; });
+    await initKit(page, { apiKey: key, mode: 'remote' });
+    expect(await page.locator('kit-widget').count()).to.equal(1);
+    const old = await page.evaluate(() => (window as any).__first.ask('How much does the Summit membership cost?').then(() => 'resolved', (e: { code: string }) => e.code));
+    expect(old).to.equal('invalid_request');
+    // destroy, then ask after destroy, then init again
+    await page.evaluate(() => window.__kit.destroy());
+    expect(await page.locator('kit-widget').count()).to.equal(0);
+    const afterDestroy = await ask(page, 'How much does the Summit membership cost?');
+    expect(afterDestroy).to.deep.include({ ok: false, code: 'invalid_request' });
+    await initKit(page, { apiKey: key, mode: 'remote' });
+    await waitForEvent(page, 'ready');
+    const again = await ask(page, 'How much does the Summit membership cost?');
+    expect(again.ok).to.equal(true);
+  });
+
+  it('destroy leaves no node, no pending request and no later request', async () => {
+    site.set('/destroy', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/destroy`);
+    await initKit(page, { apiKey: key, mode: 'remote' });
+    await waitForEvent(page, 'ready');
+    const pending = page.evaluate(() => window.__kit.ask('How much does the Summit membership cost?').then(() => 'answered', (e: { code?: string }) => e.code ?? 'rejected'));
+    await page.evaluate(() => window.__kit.destroy());
+    const outcome = await pending;
+    expect(['answered', 'invalid_request', 'network_error']).to.include(outcome);
+    expect(await page.locator('kit-widget').count()).to.equal(0);
+    const count = requests.length;
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(500);
+    expect(requests.length).to.equal(count);
+    const leftovers = await page.evaluate(() => [...document.querySelectorAll('*')].filter((el) => el.shadowRoot).length);
+    expect(leftovers).to.equal(0);
+  });
+});
+
+describe('SDK end to end with WebGPU (SwiftShader)', function () {
+  this.timeout(240_000);
+  let kit: KitServer;
+  let key: string;
+  let site: SiteServer;
+  let browser: Browser;
+  let page: Page;
+  let fakeBundle: string;
+
+  before(async () => {
+    ensureSdkBuilt();
+    kit = await startKitServer();
+    ({ key } = await kit.developerKey([]));
+    site = await startSiteServer();
+    browser = await launchChromium({ extraArgs: ['--enable-unsafe-webgpu'] });
+    const out = await build({ entryPoints: [fileURLToPath(new URL('../fakes/fake-local-inference.ts', import.meta.url))], bundle: true, format: 'iife', globalName: 'KitFake', write: false, platform: 'browser', target: 'es2022' });
+    fakeBundle = out.outputFiles[0]!.text;
+  });
+  after(async () => {
+    await browser?.close();
+    await site?.close();
+    await kit?.stop();
+  });
+  beforeEach(async () => { page = await newTestPage(browser); });
+  afterEach(async () => { await page?.close(); });
+
+  it("chooses remote in 'auto' on SwiftShader's software adapter", async () => {
+    site.set('/auto', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/auto`);
+    expect(await page.evaluate(async () => !!(await (navigator as any).gpu?.requestAdapter()))).to.equal(true);
+    await initKit(page, { apiKey: key });
+    const mode = await waitForEvent(page, 'mode');
+    expect(mode).to.deep.include({ mode: 'remote', reason: 'software_gpu' });
+    const ready = await waitForEvent(page, 'ready');
+    expect(ready.mode).to.equal('remote');
+  });
+
+  it('streams a local answer from an engine behind the localEngine port', async () => {
+    site.set('/local', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/local`);
+    await page.addScriptTag({ content: fakeBundle });
+    await initKit(page, { apiKey: key, mode: 'local' }, 'fake-local');
+    const ready = await waitForEvent(page, 'ready');
+    expect(ready.mode).to.equal('local');
+    expect(ready.model).to.match(/SmolLM2-360M/);
+    const before = (await events(page)).length;
+    const r = await ask(page, 'How much does the Summit membership cost?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    expect(r.a).to.deep.include({ mode: 'local', refused: false });
+    expect(r.a.text).to.include('$49');
+    expect(r.a.citations).to.deep.equal([{ url: `${site.origin}/local`, title: 'Memberships' }]);
+    const tokens = (await events(page)).slice(before).filter((e) => e[0] === 'token');
+    expect(tokens.length).to.be.greaterThan(3);
+  });
+
+  it('falls back to remote when the real WebLLM path cannot fetch the weights', async () => {
+    site.set('/webllm', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/webllm`);
+    await initKit(page, { apiKey: key, mode: 'local', gpuBenchmark: false });
+    const ready = await waitForEvent(page, 'ready', 180_000);
+    const all = await events(page);
+    const err = all.find((e) => e[0] === 'error');
+    expect(err?.[1].code).to.equal('model_load_failed');
+    const modes = all.filter((e) => e[0] === 'mode').map((e) => e[1]);
+    expect(modes.at(-1)).to.deep.include({ mode: 'remote', reason: 'model_load_failed' });
+    expect(ready.mode).to.equal('remote');
+    const r = await ask(page, 'How much does the Summit membership cost?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    expect(r.a.mode).to.equal('remote');
+  });
+});

@@ -1,0 +1,45 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Route = string | { status?: number; type?: string; body: string; headers?: Record<string, string> } | ((req: IncomingMessage) => { status?: number; type?: string; body: string; headers?: Record<string, string> });
+
+/** A loopback website for e2e pages: fixed routes, a log of every request (method, path, cookie). */
+export interface SiteServer {
+  readonly origin: string;
+  readonly requests: { method: string; path: string; cookie: string | undefined }[];
+  set(path: string, route: Route): void;
+  close(): Promise<void>;
+}
+
+export async function startSiteServer(routes: Record<string, Route> = {}, host = '127.0.0.1'): Promise<SiteServer> {
+  const table = new Map(Object.entries(routes));
+  const requests: SiteServer['requests'] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    requests.push({ method: req.method ?? 'GET', path, cookie: req.headers.cookie });
+    const route = table.get(path);
+    if (route === undefined) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not found'); return; }
+    const r = typeof route === 'string' ? { body: route } : typeof route === 'function' ? route(req) : route;
+    const type = r.type ?? (path.endsWith('.xml') ? 'application/xml' : 'text/html; charset=utf-8');
+    res.writeHead(r.status ?? 200, { 'content-type': type, ...r.headers });
+    res.end(r.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://${host}:${port}`,
+    requests,
+    set: (path, route) => { table.set(path, route); },
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** A plain article page that loads Kit from `kitUrl` (no init: tests call Kit.init themselves). */
+export function articlePage(title: string, paragraphs: string[], kitUrl: string, head = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>
+<header><nav><a href="/">Home</a> <a href="/about">About</a></nav></header>
+<main><article><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</article></main>
+<footer>© Test site</footer>
+<script src="${kitUrl}/sdk/kit.js"></script>
+</body></html>`;
+}
