@@ -5,7 +5,10 @@
  */
 import { expect } from 'chai';
 import { build } from 'esbuild';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { createKitProxy } from '../../adapters/node/kit-proxy.js';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, newTestPage } from '../support/chromium.js';
@@ -250,6 +253,84 @@ describe('SDK end to end (Chromium + real server)', function () {
     await waitForEvent(page, 'ready');
     const again = await ask(page, 'How much does the Summit membership cost?');
     expect(again.ok).to.equal(true);
+  });
+
+  it('loads with async and defer without blocking the page, and inits from onload', async () => {
+    for (const attr of ['async', 'defer']) {
+      site.set(`/${attr}`, `<!doctype html><html><head><title>Loading</title>
+<script src="${kit.url}/sdk/kit.js" ${attr} onload="window.__events=[];window.__kitLoadedAt=performance.now();window.__kit=Kit.init({apiKey:'${key}',mode:'remote'});window.__kit.on('ready',function(p){window.__events.push(['ready',p])})"></script>
+<script>document.addEventListener('DOMContentLoaded',function(){window.__domAt=performance.now()})</script></head>
+<body><main><h1>Memberships</h1>${FACTS.map((f) => `<p>${f}</p>`).join('')}</main></body></html>`);
+      // The SDK script arrives a second late: the page must not wait for it.
+      await page.route(`${kit.url}/sdk/kit.js`, async (route) => { await new Promise((r) => setTimeout(r, 1000)); await route.continue(); });
+      await page.goto(`${site.origin}/${attr}`, { waitUntil: 'domcontentloaded' });
+      await page.waitForFunction(() => (window as any).__kitLoadedAt !== undefined, null, { timeout: 60_000 });
+      const t = await page.evaluate(() => ({ dom: (window as any).__domAt, kit: (window as any).__kitLoadedAt }));
+      if (attr === 'async') expect(t.dom).to.be.below(t.kit);
+      await waitForEvent(page, 'ready');
+      await page.unroute(`${kit.url}/sdk/kit.js`);
+    }
+  });
+
+  it('caches crawled pages in IndexedDB so the next page view does not crawl again', async () => {
+    site.set('/c/', articlePage('Cache home', ['Welcome to the cached documentation about repairs.'], kit.url));
+    site.set('/c/a', articlePage('Repairs', ['The first repair of any item is free; later repairs cost a flat $15 plus materials.'], kit.url));
+    site.set('/c/b', articlePage('Care', ['Never store a tent wet; dry it for 24 hours.'], kit.url));
+    site.set('/c/sitemap.xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/c/a</loc></url><url><loc>${site.origin}/c/b</loc></url></urlset>`);
+    const crawled = () => site.requests.filter((q) => ['/c/a', '/c/b', '/c/sitemap.xml'].includes(q.path)).length;
+    const start = crawled();
+    await page.goto(`${site.origin}/c/`);
+    await initKit(page, { apiKey: key, mode: 'remote', context: { sitemap: '/c/sitemap.xml' } });
+    expect((await waitForEvent(page, 'ready')).context.pages).to.equal(3);
+    const first = crawled() - start;
+    expect(first).to.equal(3);
+    // The next page view: a new document, the same browser profile.
+    await page.goto(`${site.origin}/c/`);
+    await initKit(page, { apiKey: key, mode: 'remote', context: { sitemap: '/c/sitemap.xml' } });
+    expect((await waitForEvent(page, 'ready')).context.pages).to.equal(3);
+    expect(crawled() - start).to.equal(first);
+    const r = await ask(page, 'How much do later repairs cost?');
+    expect(r.a.citations.map((c: { url: string }) => c.url)).to.include(`${site.origin}/c/a`);
+  });
+
+  it('reads the page again after an SPA navigation before answering', async () => {
+    site.set('/spa/one', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/spa/one`);
+    await initKit(page, { apiKey: key, mode: 'remote' });
+    await waitForEvent(page, 'ready');
+    await page.evaluate(() => {
+      history.pushState({}, '', '/spa/two');
+      document.title = 'Tent care';
+      document.querySelector('article')!.innerHTML = '<h1>Tent care</h1><p>Rinse the fly with lukewarm water and a sponge; never use detergent or a washing machine.</p><p>Store the tent loosely in the large cotton storage sack so the coating does not crease.</p>';
+    });
+    const r = await ask(page, 'What should I rinse the tent fly with?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    expect(r.a.text).to.include('lukewarm water');
+    expect(r.a.citations[0].url).to.equal(`${site.origin}/spa/two`);
+  });
+
+  it("answers through a customer's Mode B proxy when endpoint points at it", async () => {
+    const { token } = await kit.developerKey([]);
+    const created = await fetch(`${kit.url}/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ kind: 'secret', name: 'proxy' }) });
+    const { secret } = (await created.json()) as { secret: string };
+    const proxy = createKitProxy({ secretKey: secret, upstream: `${kit.url}/v1`, allowedOrigins: [site.origin] });
+    const server = createServer((req, res) => proxy(req, res, () => { res.writeHead(404); res.end(); }));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      site.set('/modeb', articlePage('Memberships', FACTS, kit.url));
+      await page.goto(`${site.origin}/modeb`);
+      await initKit(page, { apiKey: key, mode: 'remote', endpoint: `${proxyUrl}/v1` });
+      await waitForEvent(page, 'ready');
+      const r = await ask(page, 'How much does the Summit membership cost?');
+      expect(r.ok, JSON.stringify(r)).to.equal(true);
+      expect(r.a.text).to.include('$49');
+      expect(requests.some((q) => q.url === `${proxyUrl}/v1/chat`)).to.equal(true);
+      expect(requests.some((q) => q.url.startsWith(`${kit.url}/v1/`))).to.equal(false);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('destroy leaves no node, no pending request and no later request', async () => {
