@@ -15,6 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { formatKey } from '../../core/keys/key-format.js';
+import { rng } from './rng.js';
 
 type Kind = 'secret' | 'email' | 'phone' | 'card' | 'iban' | 'ssn' | 'custom';
 interface Span { start: number; end: number; kind: Kind }
@@ -43,17 +44,6 @@ export function squadCases(squad: { data: { paragraphs: { context: string }[] }[
 
 // ---------- generated secrets ----------
 
-/** Mulberry32: small, seeded, good enough to vary test data reproducibly. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const B64URL = ALNUM + '-_';

@@ -15,6 +15,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rng } from './rng.js';
 
 interface SquadQa { question: string; answers: { text: string }[]; is_impossible?: boolean }
 interface SquadArticle { title: string; paragraphs: { context: string; qas: SquadQa[] }[] }
@@ -42,24 +43,13 @@ export function loadSquad(file: string): Article[] {
   });
 }
 
-/** Mulberry32: a tiny seeded PRNG, so the off-topic pairing is the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function qaLines(articles: readonly Article[]): string[] {
   return articles.flatMap((a) => a.questions.map((q) => JSON.stringify({ page: a.page, question: q.question, answers: q.answers })));
 }
 
 function groundingLines(articles: readonly Article[], refusePerQuestion: number, minMatches?: number): string[] {
-  const rnd = prng(20240601);
+  const rnd = rng(20240601);
   const extra = minMatches === undefined ? {} : { min_matches: minMatches };
   const out: string[] = [];
   articles.forEach((a, i) => {
