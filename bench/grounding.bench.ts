@@ -14,6 +14,7 @@ import { stopwords } from '@orama/stopwords/english';
 import { loadSquad } from '../scripts/eval/build-squad-cases.js';
 import { buildCorpus, loadAllLanguages, type Corpus } from '../core/text/index.js';
 import { checkGrounding } from '../core/grounding/index.js';
+import { minCpuPass } from './support/cpu-time.js';
 
 // A Node host: every language pack up front, so buildCorpus never meets a language in its fallback.
 await loadAllLanguages();
@@ -28,20 +29,7 @@ const pages = Array.from({ length: 100 }, (_, i) => {
 });
 const questions = articles.flatMap((a) => a.questions.map((q) => q.question));
 
-const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
-function minPass(fn: () => void, budget = 2_000): number {
-  fn();
-  let best = Infinity;
-  let spent = 0;
-  while (spent < budget) {
-    const t = cpuMs();
-    fn();
-    const d = cpuMs() - t;
-    best = Math.min(best, d);
-    spent += d;
-  }
-  return best;
-}
+const minPass = (fn: () => void, budget = 2_000): number => minCpuPass(fn, budget);
 
 // (a) The reference word-overlap gate.
 const STOP = new Set(stopwords);

@@ -15,6 +15,7 @@ import { loadSquad } from '../scripts/eval/build-squad-cases.js';
 import { normalizeAnswer } from '../scripts/eval/qa.js';
 import { buildCorpus, clearTextCaches, loadAllLanguages, splitSentences } from '../core/text/index.js';
 import { answerQuestion, createRetriever, type Retriever } from '../core/retrieval/index.js';
+import { minCpuPass } from './support/cpu-time.js';
 
 // A Node host: every language pack up front, so buildCorpus never meets a language in its fallback.
 await loadAllLanguages();
@@ -24,22 +25,7 @@ const kb = articles.reduce((n, a) => n + Buffer.byteLength(a.page), 0) / 1e3;
 const questions = articles.flatMap((a, i) => a.questions.map((q) => ({ article: i, ...q })));
 const sentencesOf = articles.map((a) => splitSentences(a.page));
 
-const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
-/** Minimum CPU ms of one pass of `fn`, over passes adding up to at least `budget` ms (after one warm-up). */
-function minPass(fn: () => void, budget = 3_000): number {
-  fn();
-  let best = Infinity;
-  let spent = 0;
-  while (spent < budget) {
-    (globalThis as { gc?: () => void }).gc?.();
-    const t = cpuMs();
-    fn();
-    const d = cpuMs() - t;
-    best = Math.min(best, d);
-    spent += d;
-  }
-  return best;
-}
+const minPass = (fn: () => void, budget = 3_000): number => minCpuPass(fn, budget, { gc: true });
 
 const kitBuild = (): Retriever[] => articles.map((a) => createRetriever(buildCorpus([{ url: a.title, title: '', text: a.page }])));
 const msBuild = (stem: boolean): MiniSearch[] => sentencesOf.map((ss) => {
