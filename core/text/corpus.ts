@@ -134,7 +134,9 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
       const count = sTexts.length - first;
       if (count > 0) {
         const texts = sTexts.slice(first);
-        passages.push({ page: p, url: page.url, title: page.title, text: texts.join(' '), firstSentence: first, sentenceCount: count });
+        // One sentence a line: whoever splits the passage again (the server's answerer, a model's prompt) keeps the
+        // boundaries, even for lines without punctuation such as table rows.
+        passages.push({ page: p, url: page.url, title: page.title, text: texts.join('\n'), firstSentence: first, sentenceCount: count });
         pRanges.push(pFrom, len);
       }
       pFrom = len;

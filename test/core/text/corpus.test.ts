@@ -4,6 +4,7 @@ import { buildCorpus } from '../../../core/text/corpus.js';
 import { clearTextCaches } from '../../../core/text/index.js';
 import { loadAllLanguages, loadLanguage } from '../../../core/text/load-language.js';
 import { resourcesFor } from '../../../core/text/resources.js';
+import { splitSentences } from '../../../core/text/sentences.js';
 import { tokenize } from '../../../core/text/tokenize.js';
 import { checkGrounding } from '../../../core/grounding/gate.js';
 import { createRetriever } from '../../../core/retrieval/retriever.js';
@@ -24,7 +25,8 @@ describe('buildCorpus', () => {
       expect(p.title).to.equal(corpus.pages[p.page]!.title);
       const own = corpus.sentences.slice(p.firstSentence, p.firstSentence + p.sentenceCount);
       expect(own.every((s) => corpus.passages[s.passage] === p)).to.equal(true);
-      expect(p.text).to.equal(own.map((s) => s.text).join(' '));
+      // One sentence a line, so a later split (server answerer, model prompt) keeps the boundaries.
+      expect(p.text).to.equal(own.map((s) => s.text).join('\n'));
     }
     expect(new Set(corpus.passages.map((p) => p.page))).to.deep.equal(new Set([0, 1]));
   });
@@ -141,5 +143,13 @@ describe('buildCorpus before the language pack loads', () => {
     expect(warm.resources.loaded).to.equal(true);
     expect(warm.terms).to.deep.equal(cold.terms);
     expect(warm.terms).to.include('traboul');
+  });
+});
+
+describe('buildCorpus passages', () => {
+  it('keep a table row without punctuation as its own sentence when split again', () => {
+    const page = { url: 'https://shop.example/plans', title: 'Plans', text: 'Plan Price\nSummit $49 per year\nExpedition $129 per year\nMembers can cancel at any time.' };
+    const again = buildCorpus([page]).passages.flatMap((p) => splitSentences(p.text));
+    expect(again).to.include.members(['Plan Price', 'Summit $49 per year', 'Expedition $129 per year', 'Members can cancel at any time.']);
   });
 });
