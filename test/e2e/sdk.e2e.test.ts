@@ -112,7 +112,8 @@ describe('SDK end to end (Chromium + real server)', function () {
     });
     site.set('/budget', articlePage('Memberships', FACTS, kit.url));
     await page.goto(`${site.origin}/budget`);
-    await initKit(page, { apiKey: key, mode: 'remote' });
+    // The default options: 'auto' also loads the WebGPU probe (this browser has no GPU, so the answer is remote).
+    await initKit(page, { apiKey: key });
     await waitForEvent(page, 'ready');
     const r = await ask(page, 'How much does the Expedition membership cost?');
     expect(r.ok, JSON.stringify(r)).to.equal(true);

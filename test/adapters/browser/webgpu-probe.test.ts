@@ -9,11 +9,12 @@ import { bundlePage, startPageServer, type PageServer } from '../webllm/page-ser
 const WEBGPU_FLAGS = ['--enable-unsafe-webgpu'];
 
 const ENTRY = `
-export { probeDevice, measureGflops, createMatmulKernel, MATMUL_SIZE } from './adapters/browser/webgpu-probe.ts';
+export { probeDevice } from './adapters/browser/webgpu-probe.ts';
+export { measureGflops, createMatmulKernel, MATMUL_SIZE } from './adapters/browser/webgpu-benchmark.ts';
 export { selectMode } from './core/mode/index.ts';
 `;
 
-type KitWindow = typeof globalThis & { kit: typeof import('../../../adapters/browser/webgpu-probe.js') & typeof import('../../../core/mode/index.js') };
+type KitWindow = typeof globalThis & { kit: typeof import('../../../adapters/browser/webgpu-probe.js') & typeof import('../../../adapters/browser/webgpu-benchmark.js') & typeof import('../../../core/mode/index.js') };
 
 describe('probeDevice', function () {
   this.timeout(60_000);
