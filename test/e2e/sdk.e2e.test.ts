@@ -34,11 +34,13 @@ declare global {
 
 type Events = [string, any][];
 
-async function initKit(page: Page, options: Record<string, unknown>, host: 'none' | 'fake-local' = 'none'): Promise<void> {
+async function initKit(page: Page, options: Record<string, unknown>, host: 'none' | 'fake-local' | 'slow-local' = 'none'): Promise<void> {
   await page.evaluate(({ options, host }) => {
     window.__events = [];
-    const hostOptions = host === 'fake-local'
-      ? { localEngine: (req: { size: string }) => window.KitFake.createFakeLocalInference({ size: req.size, engine: { answer: 'The Summit membership costs $49 per year [1].', pieceDelayMs: 5 } }) }
+    // The fake engine stands in for model weights no machine here has; it reports WebLLM-shaped load progress.
+    const answer = host === 'slow-local' ? 'The Summit membership costs $49 per year [1]. '.repeat(8) : 'The Summit membership costs $49 per year [1].';
+    const hostOptions = host !== 'none'
+      ? { localEngine: (req: { size: string; onProgress: unknown; signal: AbortSignal }) => window.KitFake.createFakeLocalInference({ size: req.size, onProgress: req.onProgress, signal: req.signal, engine: { answer, pieceDelayMs: host === 'slow-local' ? 60 : 5 } }) }
       : {};
     const inst = window.Kit.init(options, hostOptions);
     for (const ev of ['ready', 'mode', 'progress', 'message', 'token', 'error', 'open', 'close']) inst.on(ev, (p: unknown) => window.__events.push([ev, p]));
@@ -406,6 +408,35 @@ describe('SDK end to end with WebGPU (SwiftShader)', function () {
     expect(r.a.citations).to.deep.equal([{ url: `${site.origin}/local`, title: 'Memberships' }]);
     const tokens = (await events(page)).slice(before).filter((e) => e[0] === 'token');
     expect(tokens.length).to.be.greaterThan(3);
+    const progress = (await events(page)).filter((e) => e[0] === 'progress').map((e) => e[1]);
+    expect(progress.length).to.be.greaterThan(1);
+    expect(progress.every((p) => p.phase === 'model' && p.loaded <= p.total)).to.equal(true);
+    expect(progress.at(-1).loaded).to.equal(progress.at(-1).total);
+  });
+
+  it("stops a streaming answer from the widget's Stop button and keeps what was said", async () => {
+    site.set('/stop', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/stop`);
+    await page.addScriptTag({ content: fakeBundle });
+    await initKit(page, { apiKey: key, mode: 'local' }, 'slow-local');
+    await waitForEvent(page, 'ready');
+    await page.locator('kit-widget .launcher').click();
+    await page.locator('kit-widget textarea').fill('How much does the Summit membership cost?');
+    await page.locator('kit-widget textarea').press('Enter');
+    await page.waitForFunction(() => window.__events.filter((e) => e[0] === 'token').length >= 3);
+    await page.locator('kit-widget button.stop').click();
+    await page.waitForFunction(() => window.__events.some((e) => e[0] === 'message' && e[1].role === 'assistant'));
+    const all = await events(page);
+    const said = all.find((e) => e[0] === 'message' && e[1].role === 'assistant')![1];
+    expect(said.text.length).to.be.greaterThan(0);
+    expect(said.text.length).to.be.lessThan('The Summit membership costs $49 per year [1]. '.repeat(8).length / 2);
+    expect(all.some((e) => e[0] === 'error')).to.equal(false);
+    const tokensAtStop = all.filter((e) => e[0] === 'token').length;
+    await page.waitForTimeout(600);
+    expect((await events(page)).filter((e) => e[0] === 'token').length).to.equal(tokensAtStop);
+    expect(await page.locator('kit-widget button.stop').isHidden()).to.equal(true);
+    const next = await ask(page, 'How much does the Summit membership cost?');
+    expect(next.ok, JSON.stringify(next)).to.equal(true);
   });
 
   it('falls back to remote when the real WebLLM path cannot fetch the weights', async () => {
