@@ -4,10 +4,10 @@
  * text before anything reaches a model or leaves the page; the grounding gate runs before any engine, so a refused
  * question makes no network request at all.
  */
-import type { KitConfig, ModelSize } from '../core/config/index.js';
+import { MODEL_OPTIONS, type KitConfig, type ModelOption, type ModelSize } from '../core/config/index.js';
 import { isKitError, KitError } from '../core/errors/index.js';
 import { checkGrounding } from '../core/grounding/index.js';
-import { selectMode, type DeviceProfile, type ModeDecision } from '../core/mode/index.js';
+import { selectMode, type DeviceProfile, type PlanModes } from '../core/mode/index.js';
 import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
 import { createRetriever, type Retriever } from '../core/retrieval/index.js';
@@ -44,7 +44,8 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   signal.addEventListener('abort', () => client.destroy(), { once: true });
 
   // The three slow starts run together: the plan, the device, and the page.
-  const planPromise = config.mode === 'local' && host.localEngine ? Promise.resolve(null) : client.getConfig({ signal }).then((c) => c, (err) => {
+  // The plan is read even for local mode: it says which modes the key may use, and it checks the key and origin.
+  const planPromise = client.getConfig({ signal }).then((c) => c, (err) => {
     if (signal.aborted) throw err;
     emit('error', toEvent(err));
     return null;
@@ -67,13 +68,13 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const [plan, device] = await Promise.all([planPromise, devicePromise]);
 
   const engine = await chooseEngine(config, host, plan, device, client, emit, signal);
+  const mode = engine.kind === 'remote' ? 'remote' : 'local';
 
   const assistant: Assistant = {
-    ready: { mode: engine.kind === 'remote' ? 'remote' : 'local', model: engine.port.model, context: context.stats },
+    ready: { mode, model: engine.port.model, context: context.stats },
     async ask(question, history, { signal: askSignal, onToken }) {
       // SPA navigation: the live page changed since it was read; read it again before answering.
       if (config.context.scope === 'page' && pageUrl() !== context.url) context = await load(askSignal);
-      const mode = engine.kind === 'remote' ? 'remote' : 'local';
       if (config.grounding) {
         // A question in another language than the page: its own stopwords must not count as content words.
         await loadLanguageOf(question, context.retriever.corpus.language).catch(() => false);
@@ -81,7 +82,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         if (!verdict.grounded) return { text: config.refusalMessage, citations: [], refused: true, mode, model: engine.port.model };
       }
       const sources = selectSources(context, question, plan?.limits.max_context_chars);
-      return runEngine(engine, { question, history, sources, signal: askSignal }, onToken, config.refusalMessage);
+      return runEngine(engine, mode, { question, history, sources, signal: askSignal }, onToken, config.refusalMessage);
     },
     destroy() { client.destroy(); },
   };
@@ -164,8 +165,12 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
   };
   if (plan === null && config.mode !== 'local') return extractive('service_unavailable');
 
-  const planModes = plan ? { modes: plan.mode, defaultModel: (['nano', 'small', 'balanced', 'quality'].includes(plan.model) ? plan.model : 'auto') as ModeDecision['model'] & string } : { modes: 'auto' as const, defaultModel: 'auto' as const };
-  const decision = selectMode({ mode: config.mode, model: config.model }, planModes as never, device);
+  // Without a plan (service unreachable, forced local) both modes count as allowed; a model name the SDK does not
+  // know from a newer server counts as 'auto'.
+  const planModes: PlanModes = plan
+    ? { modes: plan.mode, defaultModel: (MODEL_OPTIONS as readonly string[]).includes(plan.model) ? (plan.model as ModelOption) : 'auto' }
+    : { modes: 'auto', defaultModel: 'auto' };
+  const decision = selectMode({ mode: config.mode, model: config.model }, planModes, device);
   if (!decision.ok) return remoteAllowed ? remote('webgpu_unavailable') : extractive('webgpu_unavailable');
   if (decision.value.mode === 'remote') return remote(decision.value.reason);
 
@@ -204,7 +209,7 @@ function selectSources(context: Context, question: string, planMaxChars: number 
   return out;
 }
 
-async function runEngine(engine: Engine, request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal }, onToken: (text: string) => void, refusal: string): Promise<Answer> {
+async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal }, onToken: (text: string) => void, refusal: string): Promise<Answer> {
   let text = '';
   const citations: Citation[] = [];
   let refused = false;
@@ -221,7 +226,6 @@ async function runEngine(engine: Engine, request: { question: string; history: r
     }
   }
   if (request.signal.aborted) throw request.signal.reason ?? new KitError('network_error', 'Stopped.');
-  const mode = engine.kind === 'remote' ? 'remote' : 'local';
   return refused ? { text: refusal, citations: [], refused: true, mode, model: engine.port.model } : { text, citations, refused: false, mode, model: engine.port.model };
 }
 
