@@ -5,11 +5,14 @@ import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
 import { createEmitter } from './emitter.js';
 import type { Answer, AskOptions, KitEvents, KitInstance } from './types.js';
 import { createWidget, type Widget } from './widget/index.js';
+import { resolveStrings } from './widget/strings.js';
 
 /** Upper bound of a question's length before anything else runs; the server enforces its plan limit again. */
 export const MAX_QUESTION_CHARS = 4_000;
 /** Turns of history sent with a question: enough for follow-ups, small enough for small local models. */
 export const MAX_HISTORY_TURNS = 6;
+const destroyedError = (): KitError => new KitError('invalid_request', 'This Kit instance was destroyed; call Kit.init again.');
+
 /** Abort reason of the widget's Stop button: the answer so far is kept, and it is no error. */
 const STOPPED = Object.freeze({ name: 'KitStopped' });
 
@@ -51,7 +54,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   const assistant: Promise<Assistant> = startAssistant()
     .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal }))
     .then((a) => {
-      if (destroyed) { a.destroy(); throw new KitError('invalid_request', 'This Kit instance was destroyed.'); }
+      if (destroyed) { a.destroy(); throw destroyedError(); }
       widget?.setStatus('');
       emitter.emit('ready', a.ready);
       return a;
@@ -63,14 +66,18 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     report(e);
   });
   if (config.autoOpen) widget?.open();
+  const strings = resolveStrings(config.strings);
   emitter.on('progress', (p) => {
-    if (p.phase === 'crawl') widget?.setStatus(`Reading the site… ${p.loaded}/${p.total}`, p.total ? p.loaded / p.total : undefined);
-    else widget?.setStatus(`Loading the model… ${Math.round((p.loaded / (p.total || 1)) * 100)}%`, p.total ? p.loaded / p.total : undefined);
+    const share = p.total ? p.loaded / p.total : undefined;
+    const text = p.phase === 'crawl'
+      ? strings.readingSite.replace('{loaded}', String(p.loaded)).replace('{total}', String(p.total))
+      : strings.loadingModel.replace('{percent}', String(Math.round((share ?? 0) * 100)));
+    widget?.setStatus(text, share);
   });
 
   async function runAsk(question: string, signal: AbortSignal | undefined): Promise<Answer> {
     const a = await assistant;
-    if (destroyed) throw new KitError('invalid_request', 'This Kit instance was destroyed; call Kit.init again.');
+    if (destroyed) throw destroyedError();
     const controller = new AbortController();
     current = controller;
     const onAbort = () => controller.abort(signal?.reason);
@@ -110,7 +117,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   const instance = {
     get destroyed() { return destroyed; },
     ask(question: string, options: AskOptions = {}): Promise<Answer> {
-      if (destroyed) return Promise.reject(new KitError('invalid_request', 'This Kit instance was destroyed; call Kit.init again.'));
+      if (destroyed) return Promise.reject(destroyedError());
       if (typeof question !== 'string' || question.trim() === '') return Promise.reject(new KitError('invalid_request', 'ask(question): question must be a non-empty string.'));
       if (question.length > MAX_QUESTION_CHARS) return Promise.reject(new KitError('payload_too_large', `ask(question): question is longer than ${MAX_QUESTION_CHARS} characters.`));
       if (options.signal?.aborted) return Promise.reject(new KitError('network_error', 'The request was cancelled.'));
@@ -132,7 +139,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      lifetime.abort(new KitError('invalid_request', 'This Kit instance was destroyed.'));
+      lifetime.abort(destroyedError());
       assistant.then((a) => a.destroy(), () => undefined);
       widget?.destroy();
       widget = null;

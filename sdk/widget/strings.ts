@@ -17,6 +17,10 @@ export interface WidgetStrings {
   /** Screen-reader-only prefixes that tell the two sides of the conversation apart. */
   you: string;
   assistant: string;
+  /** Status while the site is read; `{loaded}` and `{total}` are page counts. */
+  readingSite: string;
+  /** Status while a local model loads; `{percent}` is 0–100. */
+  loadingModel: string;
 }
 
 /** English defaults. */
@@ -32,6 +36,8 @@ export const DEFAULT_STRINGS: Readonly<WidgetStrings> = Object.freeze({
   sources: 'Sources',
   you: 'You:',
   assistant: 'Assistant:',
+  readingSite: 'Reading the site… {loaded}/{total}',
+  loadingModel: 'Loading the model… {percent}%',
 });
 
 /** Defaults overlaid with the caller's strings; unknown keys and non-string or empty values are ignored. */
