@@ -22,11 +22,14 @@ const STOPPED = Object.freeze({ name: 'KitStopped' });
  */
 export function createInstance(config: KitConfig, host: KitHostOptions, startAssistant: () => Promise<StartAssistant>): KitInstance & { readonly destroyed: boolean } {
   const emitter = createEmitter<KitEvents>();
+  const strings = resolveStrings(config.strings);
   const lifetime = new AbortController();
   const history: ChatTurn[] = [];
   let destroyed = false;
   let queue: Promise<unknown> = Promise.resolve();
   let current: AbortController | null = null;
+  /** The assistant once started, so destroy() can tear it down synchronously. */
+  let started: Assistant | null = null;
 
   if (config.onReady) emitter.on('ready', config.onReady);
   if (config.onError) emitter.on('error', config.onError);
@@ -37,7 +40,19 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     if ((err as { name?: string })?.name === 'AbortError') return new KitError('network_error', 'The request was cancelled.', { cause: err });
     return new KitError('internal_error', 'Kit failed unexpectedly.', { cause: err });
   };
-  const report = (err: KitError) => emitter.emit('error', { code: err.code as ErrorCode, message: err.message });
+  const retryAfter = (err: KitError): number | undefined => {
+    const n = err.details?.retry_after_seconds;
+    return typeof n === 'number' ? n : undefined;
+  };
+  const report = (err: KitError) => {
+    const seconds = retryAfter(err);
+    emitter.emit('error', { code: err.code as ErrorCode, message: err.message, ...(seconds !== undefined && { retryAfterSeconds: seconds }) });
+  };
+  /** What the visitor reads: the message, and when to try again if the service said so. */
+  const visible = (err: KitError): string => {
+    const seconds = retryAfter(err);
+    return seconds === undefined ? err.message : `${err.message} ${strings.retryIn.replace('{seconds}', String(seconds))}`;
+  };
 
   let widget: Widget | null = null;
   if (host.widget !== false && typeof document !== 'undefined') {
@@ -55,6 +70,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal }))
     .then((a) => {
       if (destroyed) { a.destroy(); throw destroyedError(); }
+      started = a;
       widget?.setStatus('');
       emitter.emit('ready', a.ready);
       return a;
@@ -62,11 +78,10 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   assistant.catch((err) => {
     if (destroyed) return;
     const e = toError(err);
-    widget?.showError(e.message);
+    widget?.showError(visible(e));
     report(e);
   });
   if (config.autoOpen) widget?.open();
-  const strings = resolveStrings(config.strings);
   emitter.on('progress', (p) => {
     const share = p.total ? p.loaded / p.total : undefined;
     const text = p.phase === 'crawl'
@@ -105,7 +120,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       return answer;
     } catch (err) {
       const e = toError(err);
-      view?.fail(e.message);
+      view?.fail(visible(e));
       throw e;
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -140,7 +155,8 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       if (destroyed) return;
       destroyed = true;
       lifetime.abort(destroyedError());
-      assistant.then((a) => a.destroy(), () => undefined);
+      if (started) started.destroy();
+      else assistant.then((a) => a.destroy(), () => undefined);
       widget?.destroy();
       widget = null;
       emitter.clear();

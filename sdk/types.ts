@@ -30,7 +30,8 @@ export type KitEvents = {
   message: { role: 'user' | 'assistant'; text: string; citations: readonly Citation[]; refused: boolean };
   progress: { phase: 'crawl' | 'model'; loaded: number; total: number };
   mode: ModeEvent;
-  error: { code: ErrorCode; message: string };
+  /** `retryAfterSeconds` comes with `rate_limited` and `quota_exceeded` when the service said when to retry. */
+  error: { code: ErrorCode; message: string; retryAfterSeconds?: number };
 };
 
 export interface AskOptions {

@@ -21,6 +21,8 @@ export interface WidgetStrings {
   readingSite: string;
   /** Status while a local model loads; `{percent}` is 0–100. */
   loadingModel: string;
+  /** Added to an error when the service said when to retry (rate limit, quota); `{seconds}`. */
+  retryIn: string;
 }
 
 /** English defaults. */
@@ -38,6 +40,7 @@ export const DEFAULT_STRINGS: Readonly<WidgetStrings> = Object.freeze({
   assistant: 'Assistant:',
   readingSite: 'Reading the site… {loaded}/{total}',
   loadingModel: 'Loading the model… {percent}%',
+  retryIn: 'Please try again in {seconds} s.',
 });
 
 /** Defaults overlaid with the caller's strings; unknown keys and non-string or empty values are ignored. */
