@@ -19,12 +19,15 @@ let sharedMemory: Promise<KnexDatabase> | null = null;
  * Tests isolate themselves by creating their own organisations; the database is closed when the process ends.
  */
 export function sharedPglite(): Promise<KnexDatabase> {
-  sharedMemory ??= (async () => {
-    const db = await createKnexDatabase({ kind: 'pglite', dataDir: null });
-    await migrateToLatest(db.knex);
-    return db;
-  })();
+  sharedMemory ??= openMemoryPglite();
   return sharedMemory;
+}
+
+/** A new in-memory PGlite with every migration applied. */
+export async function openMemoryPglite(): Promise<KnexDatabase> {
+  const db = await createKnexDatabase({ kind: 'pglite', dataDir: null });
+  await migrateToLatest(db.knex);
+  return db;
 }
 
 let postgres: Promise<TestPostgres> | null = null;

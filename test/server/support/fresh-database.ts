@@ -1,5 +1,5 @@
-import { createKnexDatabase, type KnexDatabase } from '../../../adapters/node/knex-database.js';
-import { migrateToLatest } from '../../../adapters/node/migrations/index.js';
+import type { KnexDatabase } from '../../../adapters/node/knex-database.js';
+import { openMemoryPglite } from '../../support/databases.js';
 
 let fresh: Promise<KnexDatabase> | null = null;
 
@@ -8,11 +8,7 @@ let fresh: Promise<KnexDatabase> | null = null;
  * database (demo seeding). Opened once per process; closed when the run ends.
  */
 export function freshPglite(): Promise<KnexDatabase> {
-  fresh ??= (async () => {
-    const db = await createKnexDatabase({ kind: 'pglite', dataDir: null });
-    await migrateToLatest(db.knex);
-    return db;
-  })();
+  fresh ??= openMemoryPglite();
   return fresh;
 }
 
