@@ -60,24 +60,32 @@ const ask = (page: Page, question: string) => page.evaluate((q) => window.__kit.
 
 describe('SDK end to end (Chromium + real server)', function () {
   this.timeout(240_000);
+  // One real server and one website serve both browsers: starting the server (and its database) is the slow part.
   let kit: KitServer;
   let key: string;
   let site: SiteServer;
-  let browser: Browser;
-  let page: Page;
-  let requests: { url: string; body: string | null }[];
 
   before(async () => {
     ensureSdkBuilt();
     kit = await startKitServer();
     ({ key } = await kit.developerKey([]));
     site = await startSiteServer();
+  });
+  after(async () => {
+    await site?.close();
+    await kit?.stop();
+  });
+
+describe('in plain Chromium (no GPU)', function () {
+  let browser: Browser;
+  let page: Page;
+  let requests: { url: string; body: string | null }[];
+
+  before(async () => {
     browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
-    await site?.close();
-    await kit?.stop();
   });
   beforeEach(async () => {
     page = await newTestPage(browser);
@@ -355,28 +363,18 @@ describe('SDK end to end (Chromium + real server)', function () {
   });
 });
 
-describe('SDK end to end with WebGPU (SwiftShader)', function () {
-  this.timeout(240_000);
-  let kit: KitServer;
-  let key: string;
-  let site: SiteServer;
+describe('with WebGPU (SwiftShader)', function () {
   let browser: Browser;
   let page: Page;
   let fakeBundle: string;
 
   before(async () => {
-    ensureSdkBuilt();
-    kit = await startKitServer();
-    ({ key } = await kit.developerKey([]));
-    site = await startSiteServer();
     browser = await launchChromium({ extraArgs: ['--enable-unsafe-webgpu'] });
     const out = await build({ entryPoints: [fileURLToPath(new URL('../fakes/fake-local-inference.ts', import.meta.url))], bundle: true, format: 'iife', globalName: 'KitFake', write: false, platform: 'browser', target: 'es2022' });
     fakeBundle = out.outputFiles[0]!.text;
   });
   after(async () => {
     await browser?.close();
-    await site?.close();
-    await kit?.stop();
   });
   beforeEach(async () => { page = await newTestPage(browser); });
   afterEach(async () => { await page?.close(); });
@@ -454,4 +452,5 @@ describe('SDK end to end with WebGPU (SwiftShader)', function () {
     expect(r.ok, JSON.stringify(r)).to.equal(true);
     expect(r.a.mode).to.equal('remote');
   });
+});
 });
