@@ -83,7 +83,7 @@ export function chatRoutes({ config, chat }: ChatRouteDeps): Route[] {
       async handler({ auth, body, ctx, requestId }) {
         const session = ctx.get('kit-session') || null;
         const origin = ctx.get('origin') || null;
-        const admitted = unwrap(await chat.admit(auth, body, session, origin));
+        const admitted = unwrap(await chat.admit(auth, body, session, origin, requestId));
         const rl = admitted.rateLimit;
         ctx.set('RateLimit', `limit=${rl.limit}, remaining=${rl.remaining}, reset=${rl.resetSeconds}`);
         ctx.set('RateLimit-Policy', `${rl.limit};w=60`);

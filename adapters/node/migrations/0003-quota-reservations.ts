@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+
+/**
+ * Exact monthly quotas and cheap usage reports (issues 11.1, 12.1, 12.3).
+ *
+ * - `org_meters`: one row per organisation and month holding the tokens `used` (settled), the tokens `reserved` by
+ *   chats in flight, and the organisation's current one-minute request window. `/chat` admission reserves its worst
+ *   case against it in one conditional upsert; the end of the chat settles it. It replaces `usage_monthly`, whose
+ *   trigger updated the organisation's row inside every usage insert (a hot row, and quadratic bulk inserts).
+ * - `usage_events` rows are written at admission (`state = 'reserved'`, `reserved_tokens`, `expires_at`) and settled
+ *   to the real figures at the end (`settled`), or released by a sweep when the process that owned them died
+ *   (`expired`). So a chat has exactly one row from the moment it is admitted.
+ * - `usage_daily`: per organisation, UTC day, key, model and mode, rolled up from settled rows off the request path
+ *   (`rolled` marks the rows already counted); reports read it plus the few rows not rolled yet.
+ */
+export const quotaReservations = {
+  name: '0003-quota-reservations',
+  async up(knex: Knex): Promise<void> {
+    await knex.raw('drop trigger if exists usage_events_monthly on usage_events');
+    await knex.raw('drop function if exists usage_monthly_add()');
+
+    await knex.schema.createTable('org_meters', (t) => {
+      t.text('org_id').notNullable().references('id').inTable('organizations').onDelete('CASCADE');
+      t.date('month').notNullable();
+      t.bigInteger('used').notNullable().defaultTo(0);
+      t.bigInteger('reserved').notNullable().defaultTo(0);
+      t.timestamp('window_start', { useTz: true }).notNullable();
+      t.integer('window_count').notNullable().defaultTo(0);
+      t.boolean('admitted').notNullable().defaultTo(false);
+      t.primary(['org_id', 'month']);
+    });
+    await knex.raw(`
+      insert into org_meters (org_id, month, used, reserved, window_start, window_count)
+      select org_id, month, input_tokens + output_tokens, 0, 'epoch'::timestamptz, 0 from usage_monthly`);
+    await knex.schema.dropTableIfExists('usage_monthly');
+
+    await knex.schema.alterTable('usage_events', (t) => {
+      t.text('state').notNullable().defaultTo('settled');
+      t.integer('reserved_tokens').notNullable().defaultTo(0);
+      t.timestamp('expires_at', { useTz: true });
+      t.boolean('rolled').notNullable().defaultTo(false);
+      t.check("state in ('reserved', 'settled', 'expired')", [], 'usage_events_state_check');
+    });
+    await knex.raw("create index usage_events_reserved_idx on usage_events (expires_at) where state = 'reserved'");
+    await knex.raw('create index usage_events_unrolled_idx on usage_events (org_id, created_at) where not rolled');
+
+    await knex.schema.createTable('usage_daily', (t) => {
+      t.text('org_id').notNullable().references('id').inTable('organizations').onDelete('CASCADE');
+      t.date('day').notNullable();
+      t.text('key_id').notNullable().defaultTo(''); // '' = no key (local mode, deleted key)
+      t.text('model').notNullable();
+      t.text('mode').notNullable();
+      t.bigInteger('requests').notNullable();
+      t.bigInteger('input_tokens').notNullable();
+      t.bigInteger('output_tokens').notNullable();
+      t.bigInteger('refusals').notNullable();
+      t.primary(['org_id', 'day', 'key_id', 'model', 'mode']);
+    });
+    await knex.raw(`
+      insert into usage_daily (org_id, day, key_id, model, mode, requests, input_tokens, output_tokens, refusals)
+      select org_id, (created_at at time zone 'UTC')::date, coalesce(key_id, ''), model, mode,
+             count(*), sum(input_tokens), sum(output_tokens), count(*) filter (where refused)
+        from usage_events group by 1, 2, 3, 4, 5`);
+    await knex.raw('update usage_events set rolled = true');
+  },
+  async down(knex: Knex): Promise<void> {
+    await knex.schema.dropTableIfExists('usage_daily');
+    await knex.raw('drop index if exists usage_events_unrolled_idx');
+    await knex.raw('drop index if exists usage_events_reserved_idx');
+    await knex.raw("delete from usage_events where state <> 'settled'");
+    await knex.schema.alterTable('usage_events', (t) => {
+      t.dropChecks(['usage_events_state_check']);
+      t.dropColumns('state', 'reserved_tokens', 'expires_at', 'rolled');
+    });
+    await knex.schema.createTable('usage_monthly', (t) => {
+      t.text('org_id').notNullable().references('id').inTable('organizations').onDelete('CASCADE');
+      t.date('month').notNullable();
+      t.bigInteger('requests').notNullable().defaultTo(0);
+      t.bigInteger('input_tokens').notNullable().defaultTo(0);
+      t.bigInteger('output_tokens').notNullable().defaultTo(0);
+      t.primary(['org_id', 'month']);
+    });
+    await knex.raw(`
+      insert into usage_monthly (org_id, month, requests, input_tokens, output_tokens)
+      select org_id, date_trunc('month', created_at at time zone 'UTC')::date, count(*), sum(input_tokens), sum(output_tokens)
+        from usage_events group by 1, 2`);
+    await knex.schema.dropTableIfExists('org_meters');
+    await knex.raw(`
+      create function usage_monthly_add() returns trigger language plpgsql as $$
+      begin
+        insert into usage_monthly (org_id, month, requests, input_tokens, output_tokens)
+        values (new.org_id, date_trunc('month', new.created_at at time zone 'UTC')::date, 1, new.input_tokens, new.output_tokens)
+        on conflict (org_id, month) do update set
+          requests = usage_monthly.requests + 1,
+          input_tokens = usage_monthly.input_tokens + excluded.input_tokens,
+          output_tokens = usage_monthly.output_tokens + excluded.output_tokens;
+        return null;
+      end $$`);
+    await knex.raw('create trigger usage_events_monthly after insert on usage_events for each row execute function usage_monthly_add()');
+  },
+};
