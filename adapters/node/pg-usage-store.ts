@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ensureUsagePartitions } from './migrations/0004-usage-partitions.js';
 import type { UsageGroupBy, UsageStorePort, UsageTotals } from '../../core/ports/usage-store.port.js';
 
 // The group of a rollup row and of a raw row, as the same type so the two can be summed together.
@@ -39,6 +40,7 @@ const ROLLUP_SQL = `with m as (
 
 /** Usage-event storage on PostgreSQL or PGlite through knex. */
 export function createPgUsageStore(knex: Knex): UsageStorePort {
+  let partitionsCheckedAt = 0;
   return {
     async record(event) {
       const rows = await knex('usage_events')
@@ -115,6 +117,11 @@ export function createPgUsageStore(knex: Knex): UsageStorePort {
     },
 
     async rollUp() {
+      if (Date.now() - partitionsCheckedAt > 3_600_000) {
+        // PostgreSQL's monthly partitions: the next months exist before their first row arrives.
+        partitionsCheckedAt = Date.now();
+        await ensureUsagePartitions(knex, new Date());
+      }
       let total = 0;
       for (;;) {
         let n: number;

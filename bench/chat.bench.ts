@@ -1,0 +1,129 @@
+/**
+ * POST /v1/chat and GET /healthz as an operator measures them (issue 12 §1): the BUILT server (`node
+ * dist/server/main.js`, built first) in its own process on PostgreSQL 15 and on the embedded PGlite, beside two
+ * references in their own processes — bare Koa running the same extractive engine, and node:http for /healthz —
+ * all driven by autocannon run as a separate process. Rounds are interleaved (the order rotates), figures are
+ * medians over rounds, and the machine's load average is printed. Afterwards the usage rows and the month's meter
+ * are checked against the answered chats.
+ *
+ * BENCH_ROUNDS (default 5), BENCH_SECONDS (10), BENCH_WARMUP (2), BENCH_CONNECTIONS (10); BENCH_NO_BUILD=1 skips the build.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postgresAvailable, startPostgres } from '../test/support/postgres.js';
+import { load1, measure, median, startServer, type LoadResult, type ServerProcess } from './support/load.js';
+import { seedBenchOrg, usageOf } from './support/seed.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const root = new URL('..', import.meta.url).pathname;
+
+/** 0.8 KB of sources, as in the issue's measurement. */
+const SOURCE_TEXT = ('The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month and adds roles, audit logs and single sign-on. '
+  + 'Every plan includes email support; Team adds a shared inbox. Annual billing saves two months. Prices exclude VAT, which is added at checkout for customers in the EU. '
+  + 'You can cancel at any time from the billing page; the plan stays active until the end of the paid period. Refunds are prorated for annual plans cancelled within 30 days. ')
+  .repeat(2).slice(0, 800);
+const chatBody = (stream: boolean) => JSON.stringify({
+  messages: [{ role: 'user', content: 'How much does the Pro plan cost per month?' }],
+  sources: [{ url: 'https://shop.example.com/pricing', title: 'Pricing', text: SOURCE_TEXT }],
+  stream,
+});
+
+if (process.env.BENCH_NO_BUILD !== '1' || !existsSync(join(root, 'dist/server/main.js'))) {
+  console.error('building dist/server/main.js …');
+  execFileSync(process.execPath, [join(root, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production', '--config-name', 'server'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+const work = mkdtempSync(join(tmpdir(), 'kit-bench-chat-'));
+const PLAN_LIMITS = JSON.stringify({ business: { requests_per_minute: 1_000_000, org_requests_per_minute: 10_000_000, monthly_tokens: 1e15 } });
+const kitEnv = { PORT: '0', HOST: '127.0.0.1', KIT_DEMO: 'false', NODE_ENV: 'production', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', KIT_PLAN_LIMITS: PLAN_LIMITS };
+const LISTENING = /listening on (http:\/\/[^/"\s]+)/;
+
+const servers: ServerProcess[] = [];
+const pg = postgresAvailable() ? await startPostgres() : null;
+try {
+  const liteDir = join(work, 'pglite');
+  const lite = await seedBenchOrg({ kind: 'pglite', dataDir: liteDir });
+  const pgOrg = pg ? await seedBenchOrg({ kind: 'postgres', url: pg.url }) : null;
+  const start = async (name: string, args: string[], env: Record<string, string>) => {
+    const s = await startServer(args, env, join(work, `${name}.log`), LISTENING);
+    servers.push(s);
+    return s;
+  };
+  const kitLite = await start('kit-pglite', [join(root, 'dist/server/main.js')], { ...kitEnv, KIT_DATA_DIR: liteDir });
+  const kitPg = pg ? await start('kit-pg', [join(root, 'dist/server/main.js')], { ...kitEnv, DATABASE_URL: pg.url }) : null;
+  const koa = await start('ref-koa', ['--import', 'tsx', join(root, 'bench/support/reference-server.ts'), 'koa'], {});
+  const http = await start('ref-http', ['--import', 'tsx', join(root, 'bench/support/reference-server.ts'), 'http'], {});
+
+  type Target = { name: string; url: string; secret?: string };
+  const healthTargets: Target[] = [{ name: 'Kit, PGlite', url: kitLite.url }, ...(kitPg ? [{ name: 'Kit, PostgreSQL', url: kitPg.url }] : []), { name: 'bare Koa', url: koa.url }, { name: 'node:http', url: http.url }];
+  const chatTargets: Array<Target & { stream: boolean }> = [
+    { name: 'Kit, PGlite', url: kitLite.url, secret: lite.secrets[0]!, stream: false },
+    ...(kitPg && pgOrg ? [{ name: 'Kit, PostgreSQL', url: kitPg.url, secret: pgOrg.secrets[0]!, stream: false }, { name: 'Kit, PostgreSQL, streamed', url: kitPg.url, secret: pgOrg.secrets[0]!, stream: true }] : []),
+    { name: 'bare Koa + engine', url: koa.url, stream: false },
+  ];
+  const results = new Map<string, LoadResult[]>();
+  const answered = new Map<string, number>(); // 2xx chats per Kit server, warm-ups included
+  const loads: string[] = [load1()];
+  for (let round = 0; round < ROUNDS; round++) {
+    const rotate = <T>(list: T[]): T[] => list.map((_, i) => list[(i + round) % list.length]!);
+    for (const t of rotate(healthTargets)) {
+      const r = await measure({ url: `${t.url}/healthz`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP });
+      results.set(`health:${t.name}`, [...(results.get(`health:${t.name}`) ?? []), r]);
+    }
+    for (const t of rotate(chatTargets)) {
+      const r = await measure({
+        url: `${t.url}/v1/chat`, method: 'POST', connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, body: chatBody(t.stream),
+        headers: { 'content-type': 'application/json', ...(t.secret ? { authorization: `Bearer ${t.secret}` } : {}) },
+      });
+      if (r.non2xx > 0 || r.errors > 0) console.error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      results.set(`chat:${t.name}`, [...(results.get(`chat:${t.name}`) ?? []), r]);
+      if (t.secret) answered.set(t.url, (answered.get(t.url) ?? 0) + r.ok + r.warmupOk);
+    }
+    loads.push(load1());
+  }
+
+  const med = (key: string, f: (r: LoadResult) => number) => median((results.get(key) ?? []).map(f));
+  const rps = (key: string) => med(key, (r) => r.rps);
+  const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  console.log(`Machine: load average (1 min) ${loads.join(' → ')} over the run; ${ROUNDS} interleaved rounds of ${WARMUP} s warm-up + ${SECONDS} s, ${CONNECTIONS} connections, medians.\n`);
+  console.log('| GET /healthz | req/s | p50 ms | p99 ms |');
+  console.log('|---|---|---|---|');
+  for (const t of healthTargets) console.log(`| ${t.name} | ${fmt(rps(`health:${t.name}`))} | ${med(`health:${t.name}`, (r) => r.p50)} | ${med(`health:${t.name}`, (r) => r.p99)} |`);
+  console.log('\n| POST /v1/chat (secret key, extractive engine, 0.8 KB sources) | req/s | p50 ms | p99 ms |');
+  console.log('|---|---|---|---|');
+  for (const t of chatTargets) console.log(`| ${t.name}${t.stream ? '' : ', JSON'} | ${fmt(rps(`chat:${t.name}`))} | ${med(`chat:${t.name}`, (r) => r.p50)} | ${med(`chat:${t.name}`, (r) => r.p99)} |`);
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  const goal = (ok: boolean) => (ok ? 'met' : '**missed**');
+  console.log('\n| goal (issue 12 §1) | figure | |');
+  console.log('|---|---|---|');
+  const koaRps = rps('chat:bare Koa + engine');
+  const liteRps = rps('chat:Kit, PGlite');
+  if (kitPg) {
+    const pgRps = rps('chat:Kit, PostgreSQL');
+    const sseRps = rps('chat:Kit, PostgreSQL, streamed');
+    const p50 = med('chat:Kit, PostgreSQL', (r) => r.p50);
+    const p99 = med('chat:Kit, PostgreSQL', (r) => r.p99);
+    console.log(`| /chat JSON on PostgreSQL ≥ 0.30× bare Koa + engine | ${ratio(pgRps, koaRps)}× | ${goal(pgRps / koaRps >= 0.3)} |`);
+    console.log(`| embedded ≥ 0.7× PostgreSQL | ${ratio(liteRps, pgRps)}× | ${goal(liteRps / pgRps >= 0.7)} |`);
+    console.log(`| p99 ≤ 4× p50 (PostgreSQL, JSON) | ${p99} / ${p50} ms = ${ratio(p99, p50)}× | ${goal(p99 <= 4 * p50)} |`);
+    console.log(`| streamed within 10 % of JSON (PostgreSQL) | ${ratio(sseRps, pgRps)}× | ${goal(Math.abs(1 - sseRps / pgRps) <= 0.1)} |`);
+  }
+  console.log(`| embedded /chat vs bare Koa + engine | ${ratio(liteRps, koaRps)}× | |`);
+  // Stop the servers (SIGTERM drains and settles), then check the books.
+  for (const s of servers.splice(0)) await s.stop();
+  const books: Array<[string, Awaited<ReturnType<typeof usageOf>>, number]> = [['PGlite', await usageOf({ kind: 'pglite', dataDir: liteDir }, lite.orgId), answered.get(kitLite.url) ?? 0]];
+  if (pg && pgOrg && kitPg) books.push(['PostgreSQL', await usageOf({ kind: 'postgres', url: pg.url }, pgOrg.orgId), answered.get(kitPg.url) ?? 0]);
+  console.log('\n| usage books after the run | answered chats (2xx) | usage rows | rows still reserved | month used = sum of rows | reserved left |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, u, ok] of books) console.log(`| ${name} | ${fmt(ok)} | ${fmt(u.rows)} (+${u.rows - ok} in flight when a run stopped) | ${u.reservedRows} | ${u.used === u.tokens ? 'yes' : `**no** (${u.used} vs ${u.tokens})`} | ${u.reserved} |`);
+} finally {
+  for (const s of servers) await s.stop().catch(() => undefined);
+  await pg?.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(0);
