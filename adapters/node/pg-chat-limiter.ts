@@ -127,11 +127,12 @@ function admissionSql(withSession: boolean): string {
 /**
  * ONE statement per batch of settlements (of one organisation): the usage rows still `reserved` take their real
  * figures, and the organisation's month row moves those rows' reservations into `used`. A row already settled or
- * released by the sweep is skipped, so settling twice changes nothing.
+ * released by the sweep is skipped, so settling twice changes nothing. The batch comes as arrays (one statement
+ * text for any batch size, so PostgreSQL prepares it once).
  */
-function settleSql(rows: number): string {
-  const values = Array.from({ length: rows }, () => '(?, cast(? as timestamptz), cast(? as int), cast(? as int), cast(? as boolean), cast(? as text))').join(', ');
-  return `with v (request_id, created_at, input_tokens, output_tokens, refused, model) as (values ${values}),
+const SETTLE_SQL = `with v (request_id, created_at, input_tokens, output_tokens, refused, model) as (
+      select * from unnest(cast(? as text[]), cast(? as timestamptz[]), cast(? as int[]), cast(? as int[]), cast(? as boolean[]), cast(? as text[]))
+    ),
     u as (
       update usage_events e set input_tokens = v.input_tokens, output_tokens = v.output_tokens, refused = v.refused,
              model = v.model, state = 'settled', expires_at = null
@@ -144,7 +145,6 @@ function settleSql(rows: number): string {
     )
     update org_meters m set used = m.used + a.spent, reserved = m.reserved - a.released
       from a where m.org_id = a.org_id and m.month = a.month`;
-}
 
 /** Releases expired reservations (a process died with chats in flight), a bounded batch at a time. */
 const SWEEP_SQL = `with x as (
@@ -155,6 +155,33 @@ const SWEEP_SQL = `with x as (
   a as (select org_id, date_trunc('month', created_at at time zone 'UTC')::date as month, sum(reserved_tokens) as released, count(*) as n from x group by 1, 2)
   update org_meters m set reserved = m.reserved - a.released from a where m.org_id = a.org_id and m.month = a.month
   returning a.n`;
+
+type PgConnection = { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
+
+/**
+ * Runs the hot-path statements. On PostgreSQL: straight on a pooled connection as NAMED prepared statements — the
+ * server parses and plans each once per connection, and knex's per-query work is skipped. On PGlite: through knex.
+ */
+function createExecutor(knex: Knex): (name: string, sql: string, bindings: readonly unknown[]) => Promise<unknown[]> {
+  const isPg = (knex.client as { config?: { client?: unknown } }).config?.client === 'pg';
+  if (!isPg) return async (_name, sql, bindings) => ((await knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: unknown[] }).rows;
+  const texts = new Map<string, string>();
+  const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
+  return async (name, sql, bindings) => {
+    let text = texts.get(name);
+    if (text === undefined) {
+      let n = 0;
+      text = sql.replace(/\?/g, () => `$${++n}`);
+      texts.set(name, text);
+    }
+    const connection = await client.acquireConnection();
+    try {
+      return (await connection.query({ name, text, values: [...bindings] })).rows;
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  };
+}
 
 const isDeadlock = (err: unknown): boolean => (err as { code?: string })?.code === '40P01';
 
@@ -170,15 +197,17 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   const maxBatch = options.maxBatch ?? 500;
   let lastSweep = 0;
   const sql = { key: admissionSql(false), session: admissionSql(true) };
+  const exec = createExecutor(knex);
 
   type Pending = { settlement: ChatSettlement; resolve: () => void; reject: (err: unknown) => void };
   const queues = new Map<string, { pending: Pending[]; running: boolean }>();
 
   async function runBatch(batch: Pending[]): Promise<void> {
-    const bindings = batch.flatMap(({ settlement: s }) => [s.requestId, s.admittedAt.toISOString(), s.inputTokens, s.outputTokens, s.refused, s.model]);
+    const list = batch.map((p) => p.settlement);
+    const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model)];
     for (let attempt = 1; ; attempt++) {
       try {
-        await knex.raw(settleSql(batch.length), bindings);
+        await exec('kit_chat_settle_v1', SETTLE_SQL, bindings);
         return;
       } catch (err) {
         // Two rows of one organisation (a batch across a month boundary) can meet another batch in the other order.
@@ -242,7 +271,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
         ...admitBindings, ...admitBindings, reserveTokens,
         orgId, keyId, request.model, request.requestId, now, reserveTokens, request.expiresAt,
       ];
-      const { rows } = (await knex.raw(sessionId === null ? sql.key : sql.session, bindings)) as { rows: AdmissionRow[] };
+      const rows = (await (sessionId === null ? exec('kit_chat_admit_v1', sql.key, bindings) : exec('kit_chat_admit_session_v1', sql.session, bindings))) as AdmissionRow[];
       const row = rows[0]!;
       return {
         admitted: row.admitted === true,

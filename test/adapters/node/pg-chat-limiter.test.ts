@@ -90,7 +90,7 @@ describe('createPgChatLimiter', () => {
     });
 
     it('releases reservations whose process died once they expire, and only those', async () => {
-      const limiter = createPgChatLimiter(db().knex);
+      const limiter = createPgChatLimiter(db().knex, { sweepEveryMs: Number.POSITIVE_INFINITY }); // only the explicit sweep below
       const orgId = await newOrg();
       const now = new Date();
       await admit(limiter, orgId, { now, expiresAt: new Date(now.getTime() - 1) });
