@@ -51,8 +51,8 @@ export async function seedScale(db: KnexDatabase, options: { rows: number; keys:
      select ? || lpad(g::text, 6, '0'), ?, case when g % 2 = 0 then 'publishable' else 'secret' end, 'Site ' || g,
             case when g % 2 = 0 then 'kit_pub_' else 'kit_sec_' end || substr(md5(g::text), 1, 4), substr(md5(g::text), 5, 4),
             case when g % 2 = 0 then 'kit_pub_seed' || md5(? || g::text) else null end, md5(? || 'hash' || g::text), ?,
-            cast(? as timestamptz) - (? - g) * interval '1 second'
-       from generate_series(1, ?) g`,
+            cast(? as timestamptz) - (cast(? as int) - g) * interval '1 second'
+       from generate_series(1, cast(? as int)) g`,
     [`key_${orgId.slice(4, 12)}_`, orgId, orgId, orgId, userId, monthStart, options.keys, options.keys],
   );
   const keysMs = performance.now() - t;
@@ -65,13 +65,13 @@ export async function seedScale(db: KnexDatabase, options: { rows: number; keys:
     const n = Math.min(CHUNK, options.rows - done);
     await knex.raw(
       `insert into usage_events (org_id, key_id, mode, model, input_tokens, output_tokens, refused, request_id, created_at, state, rolled)
-       select ?, ? || lpad(least(?, floor(power(?, random()))::int)::text, 6, '0'),
+       select ?, ? || lpad(least(cast(? as int), floor(power(cast(? as float8), random()))::int)::text, 6, '0'),
               case when random() < 0.7 then 'remote' else 'local' end,
               case when random() < 0.8 then 'extractive' else 'qwen2.5-7b-instruct' end,
               case when r.refused then 0 else 200 + floor(random() * 800)::int end,
               case when r.refused then 0 else 20 + floor(random() * 200)::int end,
-              r.refused, 'req_seed_' || md5(? || g::text), cast(? as timestamptz) + floor(random() * ?) * interval '1 second', 'settled', true
-         from generate_series(?, ?) g, lateral (select random() < 0.1 as refused, g as gg) r`,
+              r.refused, 'req_seed_' || md5(? || g::text), cast(? as timestamptz) + floor(random() * cast(? as float8)) * interval '1 second', 'settled', true
+         from generate_series(cast(? as int), cast(? as int)) g, lateral (select random() < 0.1 as refused, g as gg) r`,
       [orgId, `key_${orgId.slice(4, 12)}_`, options.keys, options.keys, orgId, monthStart, seconds, done + 1, done + n],
     );
     log(`${done + n} usage rows (${((performance.now() - t) / 1000).toFixed(1)} s)`);
