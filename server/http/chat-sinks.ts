@@ -41,8 +41,18 @@ export function createSseSink(ctx: Context, options: { readonly keepAliveMs: num
   const gone = clientGone(ctx);
   let id = 0;
   let timer: NodeJS.Timeout | undefined;
+  let corked = false;
   const write = async (text: string): Promise<void> => {
     if (res.destroyed || res.writableEnded) return;
+    // Events written in the same tick (an engine's word deltas) leave in one packet, not one syscall each.
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(() => {
+        corked = false;
+        res.uncork();
+      });
+    }
     if (!res.write(text)) {
       await new Promise<void>((resolve) => {
         const done = (): void => {
