@@ -8,7 +8,7 @@
  *   questions about the page itself, `"refuse"` for near-miss and far off-topic ones.
  * - `pages-qa[-dev|-heldout].jsonl`: every question with gold answers.
  *
- * Each line also carries Kit's extension fields: `title` (the page's title, as the SDK passes `document.title`),
+ * Each line also carries Kit's extension fields: `title` (the original page's `document.title`, as the SDK passes it),
  * `case` (the page's folder), `kind` (`answerable` | `page` | `near_miss` | `far`), `split` (`dev` | `heldout`),
  * `lang` (the question's language). The split is by page and fixed: see `pageSplit` and eval/pages/README.md.
  *
@@ -18,7 +18,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { htmlToText } from './extraction.js';
+import { htmlToText, parseHtmlNode } from './extraction.js';
 import { normalizeAnswer } from './qa.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -85,7 +85,10 @@ export function loadPageCases(pagesDir: string, questionsFile: string): PageCase
     if (!existsSync(join(dir, 'expected.html'))) { problems.push(`page ${p.name}: no expected.html in ${dir}`); return; }
     const text = htmlToText(readFileSync(join(dir, 'expected.html'), 'utf8'));
     const meta = JSON.parse(readFileSync(join(dir, 'expected-metadata.json'), 'utf8')) as { title?: string | null; lang?: string | null };
-    const title = (meta.title ?? '').trim();
+    // The page's document.title (what the SDK passes), from the original page; Readability's title if it has none.
+    const source = join(dir, 'source.html');
+    const docTitle = existsSync(source) ? parseHtmlNode(readFileSync(source, 'utf8')).title.replace(/\s+/g, ' ').trim() : '';
+    const title = docTitle || (meta.title ?? '').trim();
     const lang = LANG_OVERRIDE[p.name] ?? questionLanguage(meta.lang ?? 'en');
     const asciiPage = normalizeAnswer(text);
     const tokenPage = ` ${normalizeTokens(text)} `;
