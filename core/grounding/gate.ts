@@ -5,7 +5,9 @@ import { commonRank } from '../text/common-words.js';
 import { detectLanguage } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
-import { isPageQuestionWords } from './page-question.js';
+import { hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
+import { questionIntent, type QuestionIntent } from './intent.js';
+import { passageFacts, MONEY, HOURS, TIME, AMOUNT } from './answer-types.js';
 
 /**
  * Tunables of the gate, with their defaults. The evidence model is documented in docs/grounding.md; the
@@ -16,6 +18,14 @@ export interface GroundingOptions {
   readonly minMatches?: number;
   /** Least total evidence (in nats) for a question to pass, on top of `minMatches`. Default 6. */
   readonly minEvidence?: number;
+  /** Least share of the question's weight that one passage must hold (answerability). 0 turns the check off. */
+  readonly minCoverage?: number;
+  /** How much a word's weight falls with its centrality to the page (share of the page's passages holding it). */
+  readonly centralityPower?: number;
+  /** Check the question's kind of answer (a price, a time, opening hours, an amount, a how-to's action). Default true. */
+  readonly answerability?: boolean;
+  /** Pass questions about the page in a visitor's words ("who wrote the article?"). Default true. */
+  readonly selfPhrasings?: boolean;
 }
 
 export const GROUNDING_DEFAULTS = Object.freeze({
@@ -31,9 +41,13 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   passageWeight: 1,
   /** Extra evidence against a question naming something (a capitalised word mid-question) the pages never mention. */
   missingNamePenalty: 8,
+  minCoverage: 0,
+  centralityPower: 1,
+  /** In a page-self question, a word the pages lack may still be this common (rank) and not a name. */
+  selfCommonRank: 1000,
 });
 
-export type GroundingReason = 'page_question' | 'matched' | 'too_few_matches' | 'weak_evidence' | 'no_content_words';
+export type GroundingReason = 'page_question' | 'matched' | 'too_few_matches' | 'weak_evidence' | 'no_content_words' | 'not_answerable';
 
 /** The gate's decision: `matched` lists the question's words found in the pages (never page text). */
 export interface GroundingResult {
@@ -62,6 +76,9 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
   if (isPageQuestionWords(words, corpus.resources, qLang)) return { grounded: true, matched: [], reason: 'page_question' };
+  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
+  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, isStop);
+  const names = namesIn(question);
 
   const content: ContentWord[] = [];
   const seen = new Set<string>();
@@ -69,38 +86,74 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     const w = words[i]!;
     const t = terms[i]!;
     // The page language's stopwords are the corpus's own; the question's language's, those loaded now.
-    if (seen.has(t) || corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang)) || isNoise(w)) continue;
+    if (seen.has(t) || isStop(w) || isNoise(w) || intent.frame.has(w)) continue;
     seen.add(t);
     content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, corpus.resources) });
+  }
+  if ((options.selfPhrasings ?? true) && hasSelfPhrasing(words) && isAboutThesePages(corpus, content, names)) {
+    return { grounded: true, matched: [], reason: 'page_question' };
   }
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
 
   // Site corpora: the question needs to be about one page, so each page the question's words reach is weighed on
   // its own, and the best one decides (for a one-page corpus, that page).
-  const names = namesIn(question);
+  const settings: VerdictSettings = {
+    minCoverage: options.minCoverage ?? GROUNDING_DEFAULTS.minCoverage,
+    power: options.centralityPower ?? GROUNDING_DEFAULTS.centralityPower,
+    intent,
+    actionId: intent.action === null ? undefined : corpus.vocabulary.get(corpus.resources.stem(intent.action)),
+  };
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
-  for (const v of pageVerdicts(corpus, content, names)) {
+  let unanswerable: PageVerdict | null = null;
+  for (const v of pageVerdicts(corpus, content, names, settings)) {
     if (v.matched.length > mostMatched.length) mostMatched = v.matched;
-    if (v.matched.length >= minMatches && (best === null || v.evidence > best.evidence)) best = v;
+    if (v.matched.length < minMatches) continue;
+    if (!v.answerable) { if (unanswerable === null || v.evidence > unanswerable.evidence) unanswerable = v; continue; }
+    if (best === null || v.evidence > best.evidence) best = v;
   }
+  if (best === null && unanswerable !== null) return { grounded: false, matched: unanswerable.matched, reason: 'not_answerable' };
   if (best === null) return { grounded: false, matched: mostMatched, reason: 'too_few_matches' };
   if (best.evidence < minEvidence) return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
   return { grounded: true, matched: best.matched, reason: 'matched' };
 }
 
-interface PageVerdict { readonly evidence: number; readonly matched: readonly string[] }
+const NO_INTENT: QuestionIntent = { types: new Set(), frame: new Set(), action: null };
+
+/**
+ * A page-self question ("who wrote the piece about being tracked?") is about these pages when its other words
+ * are: every remaining word is on the pages, or a common word that is not a name ("what's the *health* story
+ * about?"). "Who wrote *Hamlet*?" is not.
+ */
+function isAboutThesePages(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): boolean {
+  for (const c of content) {
+    if (isSelfWord(c.word) || c.id !== undefined) continue;
+    if (names.has(c.word) || c.rank > GROUNDING_DEFAULTS.selfCommonRank) return false;
+  }
+  return true;
+}
+
+interface VerdictSettings {
+  readonly minCoverage: number;
+  readonly power: number;
+  readonly intent: QuestionIntent;
+  readonly actionId: number | undefined;
+}
+
+interface PageVerdict { readonly evidence: number; readonly matched: readonly string[]; readonly answerable: boolean }
 
 /** The evidence that the question is about each page holding at least one of its content words. */
-function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): PageVerdict[] {
+function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>, settings: VerdictSettings): PageVerdict[] {
   const { onTopicRate, countCap, passageWeight, missingNamePenalty } = GROUNDING_DEFAULTS;
   const n = corpus.passages.length;
   if (n === 0) return [];
   let score = scratch.get(corpus);
   if (!score) { score = new Float64Array(n); scratch.set(corpus, score); }
   const m = content.length;
-  const counts = new Int32Array(corpus.pages.length * m); // [page * m + k]: occurrences of content word k in page
-  const bestPassage = new Float64Array(corpus.pages.length); // best passage co-occurrence by page
+  const pages = corpus.pages.length;
+  const counts = new Int32Array(pages * m); // [page * m + k]: occurrences of content word k in page
+  const pageDf = new Int32Array(pages * m); // [page * m + k]: passages of the page holding content word k
+  const bestPassage = new Float64Array(pages); // best passage co-occurrence by page
   const pagesHit: number[] = [];
   const touched: number[] = [];
   content.forEach((c, k) => {
@@ -114,6 +167,7 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
       if (score[p] === 0) touched.push(p);
       const at = corpus.passages[p]!.page * m;
       counts[at + k]! += occ[i]!;
+      pageDf[at + k]!++;
       score[p]! += idf;
     }
   });
@@ -123,6 +177,8 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
     if (score[p]! > bestPassage[page]!) bestPassage[page] = score[p]!;
     score[p] = 0;
   }
+  const answerable = settings.minCoverage > 0 || settings.intent.types.size > 0
+    ? answerablePages(corpus, content, pageDf, touched, settings) : null;
   // A word absent from a page costs the same on every page; only present words need the logarithm.
   let absent = 0;
   for (const c of content) absent -= onTopicRate + (names.has(c.word) ? missingNamePenalty : 0);
@@ -142,9 +198,62 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
       evidence += llr + onTopicRate + (names.has(c.word) ? missingNamePenalty : 0); // undo the "absent" share
       if (llr > 0) matched.push(c.word);
     }
-    out.push({ evidence, matched });
+    out.push({ evidence, matched, answerable: answerable === null || answerable.has(page) });
   }
   return out;
+}
+
+/**
+ * Answerability: the pages with one passage that holds the question's key terms and the kind of answer it asks
+ * for. A word weighs its general-language rarity, less the more of its page's passages hold it (the page's own
+ * topic words say little about whether this question is answered here: every question on the page names them);
+ * the passage must hold `minCoverage` of the question's weight, an answer of each asked type (a price, a time,
+ * opening hours, an amount) and, for a how-to question, the asked action.
+ */
+function answerablePages(corpus: Corpus, content: readonly ContentWord[], pageDf: Int32Array, touched: readonly number[],
+  settings: VerdictSettings): Set<number> {
+  const m = content.length;
+  const perPage = passagesPerPage(corpus);
+  const weightOf = (page: number, k: number): number =>
+    Math.log(content[k]!.rank + 1) * Math.pow(1 - pageDf[page * m + k]! / perPage[page]!, settings.power);
+  const total = new Map<number, number>();
+  const cov = new Map<number, number>();
+  content.forEach((c, k) => {
+    if (c.id === undefined) return;
+    for (const p of corpus.passagesWith(c.id)) {
+      const page = corpus.passages[p]!.page;
+      cov.set(p, (cov.get(p) ?? 0) + weightOf(page, k));
+    }
+  });
+  const out = new Set<number>();
+  for (const p of touched) {
+    const page = corpus.passages[p]!.page;
+    if (out.has(page)) continue;
+    let t = total.get(page);
+    if (t === undefined) {
+      t = 0;
+      for (let k = 0; k < m; k++) t += weightOf(page, k);
+      total.set(page, t);
+    }
+    if (t > 0 && (cov.get(p) ?? 0) < settings.minCoverage * t) continue;
+    if (!holdsAnswerTypes(corpus, p, settings)) continue;
+    out.add(page);
+  }
+  return out;
+}
+
+function holdsAnswerTypes(corpus: Corpus, p: number, settings: VerdictSettings): boolean {
+  const { types } = settings.intent;
+  if (types.size === 0) return true;
+  if (types.has('howto')) {
+    if (settings.actionId === undefined || !corpus.passageTerms(p).includes(settings.actionId)) return false;
+  }
+  const f = passageFacts(corpus, p);
+  if (types.has('money') && !(f & MONEY)) return false;
+  if (types.has('hours') && !(f & HOURS)) return false;
+  if (types.has('time') && !(f & TIME)) return false;
+  if (types.has('amount') && !(f & AMOUNT)) return false;
+  return true;
 }
 
 /**
@@ -175,6 +284,17 @@ function rankOf(term: string, word: string, res: LanguageResources): number {
   // stemmed corpus: the fallback's unstemmed words would meet Porter stems by accident.
   const r = Math.min(res.commonRank(term), res.language === 'en' || !res.loaded ? Infinity : commonRank(term, 'en'));
   return Number.isFinite(r) ? r : GROUNDING_DEFAULTS.unknownRank;
+}
+
+const perPageCache = new WeakMap<Corpus, Int32Array>();
+function passagesPerPage(corpus: Corpus): Int32Array {
+  let a = perPageCache.get(corpus);
+  if (!a) {
+    a = new Int32Array(corpus.pages.length);
+    for (const p of corpus.passages) a[p.page]!++;
+    perPageCache.set(corpus, a);
+  }
+  return a;
 }
 
 // One score array per corpus, reused by every decision (the gate is synchronous, so never shared mid-use).
