@@ -26,6 +26,10 @@ export interface GroundingOptions {
   readonly answerability?: boolean;
   /** Pass questions about the page in a visitor's words ("who wrote the article?"). Default true. */
   readonly selfPhrasings?: boolean;
+  /** Passages (1 or 2) that answerability may combine: a passage and the next one of its page. Default 2. */
+  readonly window?: number;
+  /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
+  readonly centralitySmoothing?: number;
 }
 
 export const GROUNDING_DEFAULTS = Object.freeze({
@@ -41,10 +45,12 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   passageWeight: 1,
   /** Extra evidence against a question naming something (a capitalised word mid-question) the pages never mention. */
   missingNamePenalty: 8,
-  minCoverage: 0,
+  minCoverage: 0.35,
   centralityPower: 1,
   /** In a page-self question, a word the pages lack may still be this common (rank) and not a name. */
   selfCommonRank: 1000,
+  window: 2,
+  centralitySmoothing: 1,
 });
 
 export type GroundingReason = 'page_question' | 'matched' | 'too_few_matches' | 'weak_evidence' | 'no_content_words' | 'not_answerable';
@@ -101,6 +107,8 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     minCoverage: options.minCoverage ?? GROUNDING_DEFAULTS.minCoverage,
     power: options.centralityPower ?? GROUNDING_DEFAULTS.centralityPower,
     intent,
+    window: options.window ?? GROUNDING_DEFAULTS.window,
+    smoothing: options.centralitySmoothing ?? GROUNDING_DEFAULTS.centralitySmoothing,
     actionId: intent.action === null ? undefined : corpus.vocabulary.get(corpus.resources.stem(intent.action)),
   };
   let best: PageVerdict | null = null;
@@ -138,6 +146,8 @@ interface VerdictSettings {
   readonly power: number;
   readonly intent: QuestionIntent;
   readonly actionId: number | undefined;
+  readonly window: number;
+  readonly smoothing: number;
 }
 
 interface PageVerdict { readonly evidence: number; readonly matched: readonly string[]; readonly answerable: boolean }
@@ -178,7 +188,7 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
     score[p] = 0;
   }
   const answerable = settings.minCoverage > 0 || settings.intent.types.size > 0
-    ? answerablePages(corpus, content, pageDf, touched, settings) : null;
+    ? answerablePages(corpus, content, pageDf, settings) : null;
   // A word absent from a page costs the same on every page; only present words need the logarithm.
   let absent = 0;
   for (const c of content) absent -= onTopicRate + (names.has(c.word) ? missingNamePenalty : 0);
@@ -210,23 +220,29 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
  * the passage must hold `minCoverage` of the question's weight, an answer of each asked type (a price, a time,
  * opening hours, an amount) and, for a how-to question, the asked action.
  */
-function answerablePages(corpus: Corpus, content: readonly ContentWord[], pageDf: Int32Array, touched: readonly number[],
-  settings: VerdictSettings): Set<number> {
+function answerablePages(corpus: Corpus, content: readonly ContentWord[], pageDf: Int32Array, settings: VerdictSettings): Set<number> {
   const m = content.length;
   const perPage = passagesPerPage(corpus);
   const weightOf = (page: number, k: number): number =>
-    Math.log(content[k]!.rank + 1) * Math.pow(1 - pageDf[page * m + k]! / perPage[page]!, settings.power);
+    Math.log(content[k]!.rank + 1) * Math.pow(1 - pageDf[page * m + k]! / (perPage[page]! + settings.smoothing), settings.power);
   const total = new Map<number, number>();
+  // A passage and the next one of the same page form a window: an answer often spans a passage boundary.
   const cov = new Map<number, number>();
   content.forEach((c, k) => {
     if (c.id === undefined) return;
+    let last = -1;
     for (const p of corpus.passagesWith(c.id)) {
       const page = corpus.passages[p]!.page;
-      cov.set(p, (cov.get(p) ?? 0) + weightOf(page, k));
+      const w = weightOf(page, k);
+      for (let q = settings.window > 1 ? p - 1 : p; q <= p; q++) {
+        if (q < 0 || q <= last || corpus.passages[q]!.page !== page) continue;
+        cov.set(q, (cov.get(q) ?? 0) + w);
+        last = q;
+      }
     }
   });
   const out = new Set<number>();
-  for (const p of touched) {
+  for (const [p, c] of cov) {
     const page = corpus.passages[p]!.page;
     if (out.has(page)) continue;
     let t = total.get(page);
@@ -235,20 +251,22 @@ function answerablePages(corpus: Corpus, content: readonly ContentWord[], pageDf
       for (let k = 0; k < m; k++) t += weightOf(page, k);
       total.set(page, t);
     }
-    if (t > 0 && (cov.get(p) ?? 0) < settings.minCoverage * t) continue;
-    if (!holdsAnswerTypes(corpus, p, settings)) continue;
+    if (t > 0 && c < settings.minCoverage * t) continue;
+    const next = settings.window > 1 && p + 1 < corpus.passages.length && corpus.passages[p + 1]!.page === page ? p + 1 : -1;
+    if (!holdsAnswerTypes(corpus, p, next, settings)) continue;
     out.add(page);
   }
   return out;
 }
 
-function holdsAnswerTypes(corpus: Corpus, p: number, settings: VerdictSettings): boolean {
+function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings): boolean {
   const { types } = settings.intent;
   if (types.size === 0) return true;
   if (types.has('howto')) {
-    if (settings.actionId === undefined || !corpus.passageTerms(p).includes(settings.actionId)) return false;
+    const a = settings.actionId;
+    if (a === undefined || !(corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)))) return false;
   }
-  const f = passageFacts(corpus, p);
+  const f = passageFacts(corpus, p) | (next >= 0 ? passageFacts(corpus, next) : 0);
   if (types.has('money') && !(f & MONEY)) return false;
   if (types.has('hours') && !(f & HOURS)) return false;
   if (types.has('time') && !(f & TIME)) return false;

@@ -50,6 +50,9 @@ const HOURS_WORDS = set(`hours opening open opens closing close closes timetable
 const TIME_WORDS = set('when quand cuando quando wann kdy 什么时候 什麼時候 何时 何時 いつ');
 // How-to questions: "how do I …", "how can we …", "how to …", "comment …", "cómo …", "wie kann ich …".
 const HOWTO_AUX = set('do does can could should would to shall');
+const BE_DO = set('is are was were does do did will would');
+// "where can I buy …", "where do we watch …": the verb is what the page must offer.
+const WHERE = set('where');
 const HOWTO_SUBJ = set('i we you one my');
 const HOWTO_LEAD = set('comment como jak 怎么 怎麼 如何 どうやって');
 // Words a how-to action may hide behind ("how do I *get* …" asks about what follows).
@@ -66,7 +69,8 @@ export function questionIntent(words: readonly string[], isStopword: (w: string)
     const w = words[i]!;
     if (HOW.has(w) && i + 1 < words.length && HOW_AMOUNT.has(words[i + 1]!)) {
       frame.add(words[i + 1]!);
-      types.add('amount');
+      // "how much is it", "how much are tickets", "how much does it cost": a price.
+      types.add(words[i + 1] === 'much' && i + 2 < words.length && BE_DO.has(words[i + 2]!) ? 'money' : 'amount');
       i++;
       continue;
     }
@@ -88,7 +92,7 @@ function howToAction(words: readonly string[], isStopword: (w: string) => boolea
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     let j = -1;
-    if (HOW.has(w) && i + 1 < words.length && HOWTO_AUX.has(words[i + 1]!)) {
+    if ((HOW.has(w) || WHERE.has(w)) && i + 1 < words.length && HOWTO_AUX.has(words[i + 1]!) && words[i + 1] !== 'does') {
       j = i + 2;
       if (words[i + 1] !== 'to') {
         if (j >= words.length || !HOWTO_SUBJ.has(words[j]!)) continue;

@@ -68,7 +68,7 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
 // who wrote or what is reviewed. General vocabulary of kinds of web pages, per language.
 const SELF_NOUN = words(`article articles story piece post blog blogpost report review essay column op-ed editorial interview
   analysis guide tutorial walkthrough list listicle newsletter page site website text document video podcast
-  author writer headline notes hands-on explainer feature news coverage recap write-up writeup
+  author writer headline notes explainer feature news coverage recap writeup
   article page texte reportage chronique tribune editorial billet entretien analyse critique dossier enquete auteur
   auteure site blog video papier recit guide tutoriel liste
   articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor
@@ -78,8 +78,12 @@ const SELF_NOUN = words(`article articles story piece post blog blogpost report 
   artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor
   autorin blog video anleitung liste webseite
   clanek clanku stranka stranku text zprava zpravu reportaz komentar rozhovor recenze recenzi autor blog video navod
-  文章 本文 报道 報導 报导 新闻 新聞 游记 遊記 博客 网页 網頁 页面 頁面 作者 评论 評論 帖子 内容 內容 这篇 這篇
-  記事 ページ ニュース お話 作者 著者 筆者 ブログ 内容 文章 レビュー`);
+`);
+// Chinese and Japanese words of a kind of page, found inside a segmented word ("这篇文章" is one word).
+const CJK_SELF = `文章 本文 报道 報導 报导 新闻 新聞 游记 遊記 博客 网页 網頁 页面 頁面 作者 评论 評論 帖子 内容 內容 这篇 這篇
+  記事 ページ ニュース お話 著者 筆者 ブログ レビュー`.split(/\s+/).filter(Boolean);
+const isCjkSelf = (w: string): boolean => CJK.test(w) && CJK_SELF.some((s) => w.includes(s));
+const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
 const SELF_VERB = words(`wrote written writes author authored reviewed reviewing reviews covered covering discussed discussing
   describes described argued arguing argues recommends recommended announced announcing explains explaining teaches
   teaching ranking ranks reporting reports
@@ -106,9 +110,8 @@ const DETERMINER = words(`the this that these those its his her their your
 export function hasSelfPhrasing(words: readonly string[]): boolean {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (SELF_VERB.has(w)) return true;
+    if (SELF_VERB.has(w) || isCjkSelf(w)) return true; // Chinese, Japanese: no articles
     if (!SELF_NOUN.has(w)) continue;
-    if (/[\u3040-\u30ff\u3400-\u9fff]/.test(w)) return true; // Chinese, Japanese: no articles
     for (let j = Math.max(0, i - 4); j < i; j++) if (DETERMINER.has(words[j]!)) return true;
   }
   return false;
@@ -116,5 +119,5 @@ export function hasSelfPhrasing(words: readonly string[]): boolean {
 
 /** The page-self words of {@link hasSelfPhrasing}: they are no topic words of the question. */
 export function isSelfWord(w: string): boolean {
-  return SELF_NOUN.has(w) || SELF_VERB.has(w) || ABOUT.has(w) || FILLER.has(w);
+  return SELF_NOUN.has(w) || SELF_VERB.has(w) || ABOUT.has(w) || FILLER.has(w) || isCjkSelf(w);
 }
