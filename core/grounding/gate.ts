@@ -113,17 +113,23 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   };
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
-  let unanswerable: PageVerdict | null = null;
-  for (const v of pageVerdicts(corpus, content, names, settings)) {
+  const candidates: PageVerdict[] = [];
+  const verdicts = pageVerdicts(corpus, content, names);
+  for (const v of verdicts) {
     if (v.matched.length > mostMatched.length) mostMatched = v.matched;
     if (v.matched.length < minMatches) continue;
-    if (!v.answerable) { if (unanswerable === null || v.evidence > unanswerable.evidence) unanswerable = v; continue; }
     if (best === null || v.evidence > best.evidence) best = v;
+    if (v.evidence >= minEvidence) candidates.push(v);
   }
-  if (best === null && unanswerable !== null) return { grounded: false, matched: unanswerable.matched, reason: 'not_answerable' };
   if (best === null) return { grounded: false, matched: mostMatched, reason: 'too_few_matches' };
-  if (best.evidence < minEvidence) return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
-  return { grounded: true, matched: best.matched, reason: 'matched' };
+  if (candidates.length === 0) return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
+  // Answerability, for the pages that pass on evidence only, best first: most questions stop at the first.
+  candidates.sort((x, y) => y.evidence - x.evidence);
+  const check = settings.minCoverage > 0 || intent.types.size > 0;
+  for (const v of candidates) {
+    if (!check || isAnswerable(corpus, content, v, settings)) return { grounded: true, matched: v.matched, reason: 'matched' };
+  }
+  return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
 }
 
 const NO_INTENT: QuestionIntent = { types: new Set(), frame: new Set(), action: null };
@@ -150,10 +156,16 @@ interface VerdictSettings {
   readonly smoothing: number;
 }
 
-interface PageVerdict { readonly evidence: number; readonly matched: readonly string[]; readonly answerable: boolean }
+interface PageVerdict {
+  readonly page: number;
+  readonly evidence: number;
+  readonly matched: readonly string[];
+  /** By content word: how many of the page's passages hold it. */
+  readonly df: Int32Array;
+}
 
 /** The evidence that the question is about each page holding at least one of its content words. */
-function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>, settings: VerdictSettings): PageVerdict[] {
+function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): PageVerdict[] {
   const { onTopicRate, countCap, passageWeight, missingNamePenalty } = GROUNDING_DEFAULTS;
   const n = corpus.passages.length;
   if (n === 0) return [];
@@ -187,8 +199,6 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
     if (score[p]! > bestPassage[page]!) bestPassage[page] = score[p]!;
     score[p] = 0;
   }
-  const answerable = settings.minCoverage > 0 || settings.intent.types.size > 0
-    ? answerablePages(corpus, content, pageDf, settings) : null;
   // A word absent from a page costs the same on every page; only present words need the logarithm.
   let absent = 0;
   for (const c of content) absent -= onTopicRate + (names.has(c.word) ? missingNamePenalty : 0);
@@ -208,7 +218,7 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
       evidence += llr + onTopicRate + (names.has(c.word) ? missingNamePenalty : 0); // undo the "absent" share
       if (llr > 0) matched.push(c.word);
     }
-    out.push({ evidence, matched, answerable: answerable === null || answerable.has(page) });
+    out.push({ page, evidence, matched, df: pageDf.subarray(page * m, page * m + m) });
   }
   return out;
 }
@@ -220,43 +230,45 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
  * the passage must hold `minCoverage` of the question's weight, an answer of each asked type (a price, a time,
  * opening hours, an amount) and, for a how-to question, the asked action.
  */
-function answerablePages(corpus: Corpus, content: readonly ContentWord[], pageDf: Int32Array, settings: VerdictSettings): Set<number> {
+function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v: PageVerdict, settings: VerdictSettings): boolean {
   const m = content.length;
-  const perPage = passagesPerPage(corpus);
-  const weightOf = (page: number, k: number): number =>
-    Math.log(content[k]!.rank + 1) * Math.pow(1 - pageDf[page * m + k]! / (perPage[page]! + settings.smoothing), settings.power);
-  const total = new Map<number, number>();
-  // A passage and the next one of the same page form a window: an answer often spans a passage boundary.
-  const cov = new Map<number, number>();
-  content.forEach((c, k) => {
-    if (c.id === undefined) return;
+  const page = v.page;
+  const perPage = passagesPerPage(corpus)[page]!;
+  const first = firstPassageOf(corpus)[page]!;
+  const weights = new Float64Array(m);
+  let total = 0;
+  for (let k = 0; k < m; k++) {
+    weights[k] = Math.log(content[k]!.rank + 1) * Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power);
+    total += weights[k]!;
+  }
+  // Coverage by window start (a passage and the next one of the page: an answer often spans a passage boundary).
+  const cov = new Float64Array(perPage);
+  for (let k = 0; k < m; k++) {
+    const id = content[k]!.id;
+    if (id === undefined || v.df[k] === 0) continue;
+    const list = corpus.passagesWith(id);
     let last = -1;
-    for (const p of corpus.passagesWith(c.id)) {
-      const page = corpus.passages[p]!.page;
-      const w = weightOf(page, k);
-      for (let q = settings.window > 1 ? p - 1 : p; q <= p; q++) {
-        if (q < 0 || q <= last || corpus.passages[q]!.page !== page) continue;
-        cov.set(q, (cov.get(q) ?? 0) + w);
+    for (let i = lowerBound(list, first); i < list.length && list[i]! < first + perPage; i++) {
+      const local = list[i]! - first;
+      for (let q = settings.window > 1 ? local - 1 : local; q <= local; q++) {
+        if (q < 0 || q <= last) continue;
+        cov[q]! += weights[k]!;
         last = q;
       }
     }
-  });
-  const out = new Set<number>();
-  for (const [p, c] of cov) {
-    const page = corpus.passages[p]!.page;
-    if (out.has(page)) continue;
-    let t = total.get(page);
-    if (t === undefined) {
-      t = 0;
-      for (let k = 0; k < m; k++) t += weightOf(page, k);
-      total.set(page, t);
-    }
-    if (t > 0 && c < settings.minCoverage * t) continue;
-    const next = settings.window > 1 && p + 1 < corpus.passages.length && corpus.passages[p + 1]!.page === page ? p + 1 : -1;
-    if (!holdsAnswerTypes(corpus, p, next, settings)) continue;
-    out.add(page);
   }
-  return out;
+  for (let q = 0; q < perPage; q++) {
+    if (cov[q] === 0 || (total > 0 && cov[q]! < settings.minCoverage * total)) continue;
+    const next = settings.window > 1 && q + 1 < perPage ? first + q + 1 : -1;
+    if (holdsAnswerTypes(corpus, first + q, next, settings)) return true;
+  }
+  return false;
+}
+
+function lowerBound(list: Int32Array, x: number): number {
+  let lo = 0, hi = list.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (list[mid]! < x) lo = mid + 1; else hi = mid; }
+  return lo;
 }
 
 function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings): boolean {
@@ -302,6 +314,18 @@ function rankOf(term: string, word: string, res: LanguageResources): number {
   // stemmed corpus: the fallback's unstemmed words would meet Porter stems by accident.
   const r = Math.min(res.commonRank(term), res.language === 'en' || !res.loaded ? Infinity : commonRank(term, 'en'));
   return Number.isFinite(r) ? r : GROUNDING_DEFAULTS.unknownRank;
+}
+
+const firstCache = new WeakMap<Corpus, Int32Array>();
+/** By page: the index of its first passage (a page's passages are consecutive). */
+function firstPassageOf(corpus: Corpus): Int32Array {
+  let a = firstCache.get(corpus);
+  if (!a) {
+    a = new Int32Array(corpus.pages.length).fill(-1);
+    corpus.passages.forEach((p, i) => { if (a![p.page] === -1) a![p.page] = i; });
+    firstCache.set(corpus, a);
+  }
+  return a;
 }
 
 const perPageCache = new WeakMap<Corpus, Int32Array>();
