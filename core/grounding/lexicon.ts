@@ -9,13 +9,27 @@ export interface Lexicon {
   within(list: GroundingWordList, word: string): boolean;
 }
 
+/** One lexicon over the languages of `resources`: each list merged into one set on first use. */
 export function lexiconOf(resources: readonly LanguageResources[]): Lexicon {
   const rs = [...new Set(resources)];
+  const merged = new Map<GroundingWordList, ReadonlySet<string>>();
+  const get = (list: GroundingWordList): ReadonlySet<string> => {
+    let s = merged.get(list);
+    if (!s) {
+      const all = new Set<string>();
+      for (const r of rs) for (const w of r.groundingWords(list)) all.add(w);
+      merged.set(list, s = all);
+    }
+    return s;
+  };
   return {
-    has: (list, word) => rs.some((r) => r.groundingWords(list).has(word)),
-    within: (list, word) => rs.some((r) => { for (const s of r.groundingWords(list)) if (word.includes(s)) return true; return false; }),
+    has: (list, word) => get(list).has(word),
+    within: (list, word) => { for (const s of get(list)) if (word.includes(s)) return true; return false; },
   };
 }
+
+// Resources values are immutable: a lexicon is reused while the same page resources and loaded packs are in force.
+const cache = new WeakMap<LanguageResources, { readonly loaded: readonly LanguageResources[]; readonly lex: Lexicon }>();
 
 /**
  * The lexicon for reading a question: `first` (the page's resources, as its corpus was built) and every language
@@ -23,5 +37,10 @@ export function lexiconOf(resources: readonly LanguageResources[]): Lexicon {
  * words are never wrong for a question in it.
  */
 export function questionLexicon(first: LanguageResources): Lexicon {
-  return lexiconOf([first, ...LANGUAGES.filter(isLanguageLoaded).map(resourcesFor)]);
+  const loaded = LANGUAGES.filter(isLanguageLoaded).map(resourcesFor);
+  const hit = cache.get(first);
+  if (hit && hit.loaded.length === loaded.length && hit.loaded.every((r, i) => r === loaded[i])) return hit.lex;
+  const lex = lexiconOf([first, ...loaded]);
+  cache.set(first, { loaded, lex });
+  return lex;
 }
