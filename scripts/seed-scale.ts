@@ -7,7 +7,7 @@
  * The rows are generated inside the database (generate_series) in chunks of 100,000, spread uniformly over the month
  * so far; keys are drawn log-uniformly (key i with probability ∝ 1/i: a few keys carry most traffic, most keys
  * little, as an agency's per-site keys do); 80 % extractive / 20 % another model, 70 % remote / 30 % local, 10 %
- * refusals. Rows are written already rolled up, with their `usage_daily` sums and the month's meter, as the
+ * refusals. Rows are written already rolled up, with their rollup sums (`usage_daily`, `usage_daily_keys`, `usage_monthly_keys`) and the month's meter, as the
  * server's background rollup would leave them. Prints the owner's login and timings.
  */
 import 'reflect-metadata';
@@ -78,19 +78,20 @@ export async function seedScale(db: KnexDatabase, options: { rows: number; keys:
   }
   const rowsMs = performance.now() - t;
   t = performance.now();
-  await knex.raw(
-    `insert into usage_daily (org_id, day, key_id, model, mode, requests, input_tokens, output_tokens, refusals)
-     select org_id, (created_at at time zone 'UTC')::date, coalesce(key_id, ''), model, mode, count(*), sum(input_tokens), sum(output_tokens), count(*) filter (where refused)
-       from usage_events where org_id = ? group by 1, 2, 3, 4, 5`,
-    [orgId],
-  );
+  const sums = 'count(*), sum(input_tokens), sum(output_tokens), count(*) filter (where refused)';
+  await knex.raw(`insert into usage_daily (org_id, day, model, mode, requests, input_tokens, output_tokens, refusals)
+     select org_id, (created_at at time zone 'UTC')::date, model, mode, ${sums} from usage_events where org_id = ? group by 1, 2, 3, 4`, [orgId]);
+  await knex.raw(`insert into usage_daily_keys (org_id, day, key_id, requests, input_tokens, output_tokens, refusals)
+     select org_id, (created_at at time zone 'UTC')::date, coalesce(key_id, ''), ${sums} from usage_events where org_id = ? group by 1, 2, 3`, [orgId]);
+  await knex.raw(`insert into usage_monthly_keys (org_id, month, key_id, requests, input_tokens, output_tokens, refusals)
+     select org_id, date_trunc('month', created_at at time zone 'UTC')::date, coalesce(key_id, ''), ${sums} from usage_events where org_id = ? group by 1, 2, 3`, [orgId]);
   await knex.raw(
     `insert into org_meters (org_id, month, used, reserved, window_start, window_count)
      select org_id, cast(? as date), sum(input_tokens + output_tokens), 0, 'epoch', 0 from usage_events where org_id = ? group by org_id`,
     [monthStart.toISOString().slice(0, 10), orgId],
   );
   await knex.raw('analyze usage_events');
-  await knex.raw('analyze usage_daily');
+  for (const table of ['usage_daily', 'usage_daily_keys', 'usage_monthly_keys']) await knex.raw(`analyze ${table}`);
   await knex.raw('analyze api_keys');
   const rollupMs = performance.now() - t;
   log(`rollups and statistics in ${rollupMs.toFixed(0)} ms`);

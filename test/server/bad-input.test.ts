@@ -6,7 +6,7 @@ import { resolve } from '../../server/tokens.js';
 import { describeOnEachDatabase } from '../support/databases.js';
 import { createTestPlatform, listen, seedOrg, SEED_PASSWORD, TEST_JWT_SECRET, type SeededOrg } from '../support/platform.js';
 
-const TABLES = ['users', 'organizations', 'memberships', 'invitations', 'api_keys', 'usage_events', 'org_meters', 'usage_daily', 'challenge_claims', 'billing_events'] as const;
+const TABLES = ['users', 'organizations', 'memberships', 'invitations', 'api_keys', 'usage_events', 'org_meters', 'usage_daily', 'usage_daily_keys', 'usage_monthly_keys', 'challenge_claims', 'billing_events'] as const;
 const LONG = 'x'.repeat(10_000);
 
 interface BadCase {

@@ -10,8 +10,9 @@ import type { Knex } from 'knex';
  * - `usage_events` rows are written at admission (`state = 'reserved'`, `reserved_tokens`, `expires_at`) and settled
  *   to the real figures at the end (`settled`), or released by a sweep when the process that owned them died
  *   (`expired`). So a chat has exactly one row from the moment it is admitted.
- * - `usage_daily`: per organisation, UTC day, key, model and mode, rolled up from settled rows off the request path
- *   (`rolled` marks the rows already counted); reports read it plus the few rows not rolled yet.
+ * - `usage_daily` (per organisation, UTC day, model and mode), `usage_daily_keys` (per day and key) and
+ *   `usage_monthly_keys` (per month and key), rolled up from settled rows off the request path (`rolled` marks the
+ *   rows already counted); reports read them plus the few rows not rolled yet.
  */
 export const quotaReservations = {
   name: '0003-quota-reservations',
@@ -44,27 +45,42 @@ export const quotaReservations = {
     await knex.raw("create index usage_events_reserved_idx on usage_events (expires_at) where state = 'reserved'");
     await knex.raw('create index usage_events_unrolled_idx on usage_events (org_id, created_at) where not rolled');
 
+    // Three rollups, each as small as its reports allow: per day (the day, model and mode breakdowns), per day and
+    // key, and per month and key (the key breakdown reads whole months from the last).
     await knex.schema.createTable('usage_daily', (t) => {
       t.text('org_id').notNullable().references('id').inTable('organizations').onDelete('CASCADE');
       t.date('day').notNullable();
-      t.text('key_id').notNullable().defaultTo(''); // '' = no key (local mode, deleted key)
       t.text('model').notNullable();
       t.text('mode').notNullable();
       t.bigInteger('requests').notNullable();
       t.bigInteger('input_tokens').notNullable();
       t.bigInteger('output_tokens').notNullable();
       t.bigInteger('refusals').notNullable();
-      t.primary(['org_id', 'day', 'key_id', 'model', 'mode']);
+      t.primary(['org_id', 'day', 'model', 'mode']);
     });
-    await knex.raw(`
-      insert into usage_daily (org_id, day, key_id, model, mode, requests, input_tokens, output_tokens, refusals)
-      select org_id, (created_at at time zone 'UTC')::date, coalesce(key_id, ''), model, mode,
-             count(*), sum(input_tokens), sum(output_tokens), count(*) filter (where refused)
-        from usage_events group by 1, 2, 3, 4, 5`);
+    for (const [table, period] of [['usage_daily_keys', 'day'], ['usage_monthly_keys', 'month']] as const) {
+      await knex.schema.createTable(table, (t) => {
+        t.text('org_id').notNullable().references('id').inTable('organizations').onDelete('CASCADE');
+        t.date(period).notNullable();
+        t.text('key_id').notNullable(); // '' = no key (local mode, deleted key)
+        t.bigInteger('requests').notNullable();
+        t.bigInteger('input_tokens').notNullable();
+        t.bigInteger('output_tokens').notNullable();
+        t.bigInteger('refusals').notNullable();
+        t.primary(['org_id', period, 'key_id']);
+      });
+    }
+    const sums = "count(*), sum(input_tokens), sum(output_tokens), count(*) filter (where refused)";
+    await knex.raw(`insert into usage_daily (org_id, day, model, mode, requests, input_tokens, output_tokens, refusals)
+      select org_id, (created_at at time zone 'UTC')::date, model, mode, ${sums} from usage_events group by 1, 2, 3, 4`);
+    await knex.raw(`insert into usage_daily_keys (org_id, day, key_id, requests, input_tokens, output_tokens, refusals)
+      select org_id, (created_at at time zone 'UTC')::date, coalesce(key_id, ''), ${sums} from usage_events group by 1, 2, 3`);
+    await knex.raw(`insert into usage_monthly_keys (org_id, month, key_id, requests, input_tokens, output_tokens, refusals)
+      select org_id, date_trunc('month', created_at at time zone 'UTC')::date, coalesce(key_id, ''), ${sums} from usage_events group by 1, 2, 3`);
     await knex.raw('update usage_events set rolled = true');
   },
   async down(knex: Knex): Promise<void> {
-    await knex.schema.dropTableIfExists('usage_daily');
+    for (const table of ['usage_daily', 'usage_daily_keys', 'usage_monthly_keys']) await knex.schema.dropTableIfExists(table);
     await knex.raw('drop index if exists usage_events_unrolled_idx');
     await knex.raw('drop index if exists usage_events_reserved_idx');
     await knex.raw("delete from usage_events where state <> 'settled'");
