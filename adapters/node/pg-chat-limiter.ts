@@ -149,7 +149,7 @@ const SETTLE_SQL = `with v (request_id, created_at, input_tokens, output_tokens,
 /** Releases expired reservations (a process died with chats in flight), a bounded batch at a time. */
 const SWEEP_SQL = `with x as (
     update usage_events set state = 'expired', expires_at = null
-     where id in (select id from usage_events where state = 'reserved' and expires_at < ? order by expires_at limit 1000 for update skip locked)
+     where id in (select id from usage_events where not rolled and state = 'reserved' and expires_at < ? limit 1000 for update skip locked)
     returning org_id, created_at, reserved_tokens
   ),
   a as (select org_id, date_trunc('month', created_at at time zone 'UTC')::date as month, sum(reserved_tokens) as released, count(*) as n from x group by 1, 2)

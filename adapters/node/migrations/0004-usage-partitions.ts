@@ -25,7 +25,7 @@ export async function ensureUsagePartitions(knex: Knex, now: Date, months = 2, f
   for (let m = monthStart(from); m.getTime() <= monthStart(now, months).getTime(); m = monthStart(m, 1)) {
     const name = partitionName(m);
     if (existing.has(name)) continue;
-    await knex.raw(`create table if not exists ${name} partition of usage_events for values from ('${m.toISOString()}') to ('${monthStart(m, 1).toISOString()}')`);
+    await knex.raw(`create table if not exists ${name} partition of usage_events for values from ('${m.toISOString()}') to ('${monthStart(m, 1).toISOString()}') with (fillfactor = 90)`);
     created.push(name);
   }
   return created;
@@ -65,12 +65,12 @@ export const usagePartitions = {
         constraint usage_events_state_check check (state in ('reserved', 'settled', 'expired')),
         primary key (id, created_at)
       ) partition by range (created_at)`);
-    await knex.raw('create table usage_events_default partition of usage_events_partitioned default');
+    await knex.raw('create table usage_events_default partition of usage_events_partitioned default with (fillfactor = 90)');
     const { rows } = (await knex.raw('select min(created_at) as first from usage_events')) as { rows: Array<{ first: Date | null }> };
     const now = new Date();
     const first = rows[0]?.first ? new Date(rows[0].first) : now;
     for (let m = monthStart(first < now ? first : now); m.getTime() <= monthStart(now, 2).getTime(); m = monthStart(m, 1)) {
-      await knex.raw(`create table ${partitionName(m)} partition of usage_events_partitioned for values from ('${m.toISOString()}') to ('${monthStart(m, 1).toISOString()}')`);
+      await knex.raw(`create table ${partitionName(m)} partition of usage_events_partitioned for values from ('${m.toISOString()}') to ('${monthStart(m, 1).toISOString()}') with (fillfactor = 90)`);
     }
     await knex.raw(`insert into usage_events_partitioned (id, org_id, key_id, mode, model, input_tokens, output_tokens, refused, request_id, created_at, state, reserved_tokens, expires_at, rolled)
       select id, org_id, key_id, mode, model, input_tokens, output_tokens, refused, request_id, created_at, state, reserved_tokens, expires_at, rolled from usage_events`);
@@ -80,8 +80,6 @@ export const usagePartitions = {
     await knex.raw('alter table usage_events rename constraint usage_events_partitioned_pkey to usage_events_pkey');
     await knex.raw('create unique index usage_events_request_id_created_at_unique on usage_events (request_id, created_at)');
     await knex.raw('create index usage_events_org_id_created_at_index on usage_events (org_id, created_at)');
-    await knex.raw('create index usage_events_org_id_key_id_created_at_index on usage_events (org_id, key_id, created_at)');
-    await knex.raw("create index usage_events_reserved_idx on usage_events (expires_at) where state = 'reserved'");
     await knex.raw('create index usage_events_unrolled_idx on usage_events (org_id, created_at) where not rolled');
   },
   async down(knex: Knex): Promise<void> {
@@ -104,7 +102,6 @@ export const usagePartitions = {
     await knex.raw('drop table usage_events_partitioned');
     await knex.raw('create index usage_events_org_id_created_at_index on usage_events (org_id, created_at)');
     await knex.raw('create index usage_events_org_id_key_id_created_at_index on usage_events (org_id, key_id, created_at)');
-    await knex.raw("create index usage_events_reserved_idx on usage_events (expires_at) where state = 'reserved'");
     await knex.raw('create index usage_events_unrolled_idx on usage_events (org_id, created_at) where not rolled');
   },
 };
