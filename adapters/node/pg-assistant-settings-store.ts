@@ -75,7 +75,10 @@ export function createPgAssistantSettingsStore(knex: Knex): AssistantSettingsSto
     },
 
     async clear(orgId, keyId) {
-      return (await knex('assistant_settings').where({ org_id: orgId, scope: keyId }).delete()) > 0;
+      const where = { org_id: orgId, scope: keyId };
+      const found = await knex('assistant_settings').where(where).first('scope');
+      if (found) await knex('assistant_settings').where(where).delete();
+      return found !== undefined;
     },
 
     async readLogging(orgId) {

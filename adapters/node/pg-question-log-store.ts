@@ -227,7 +227,14 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
     },
 
     async deleteConversation(orgId, conversationId) {
-      return knex('question_log').where({ org_id: orgId, conversation_id: conversationId }).delete();
+      // Counted before deleting, in one transaction: knex-pglite answers a DELETE on a table with statement triggers with
+      // a raw result object instead of the row count.
+      return knex.transaction(async (trx) => {
+        const where = { org_id: orgId, conversation_id: conversationId };
+        const row = (await trx('question_log').where(where).count<{ n: number }[]>({ n: '*' }))[0]!;
+        if (Number(row.n) > 0) await trx('question_log').where(where).delete();
+        return Number(row.n);
+      });
     },
 
     async topQuestions(orgId, query) {
@@ -302,20 +309,23 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
     async purge(now, { defaultDays, countDays, batch }) {
       let questions = 0;
       for (;;) {
-        // The shortest possible retention (1 day) bounds the index scan; each organisation's own is applied per row.
+        // Ids first, then the delete (see deleteConversation for why the DELETE's own count is not used). The shortest
+        // possible retention (1 day) bounds the index scan; each organisation's own retention is applied per row.
         const { rows } = (await knex.raw(
-          `delete from question_log where id in (
-             select q.id from question_log q left join question_logging s on s.org_id = q.org_id
-              where q.created_at < ?::timestamptz - interval '1 day'
-                and q.created_at < ?::timestamptz - make_interval(days => coalesce(s.retention_days, ?))
-              limit ?)
-           returning 1`,
+          `select q.id from question_log q left join question_logging s on s.org_id = q.org_id
+            where q.created_at < ?::timestamptz - interval '1 day'
+              and q.created_at < ?::timestamptz - make_interval(days => coalesce(s.retention_days, ?))
+            limit ?`,
           [now, now, defaultDays, batch],
-        )) as { rows: unknown[] };
+        )) as { rows: Array<{ id: string }> };
+        if (rows.length > 0) await knex('question_log').whereIn('id', rows.map((r) => r.id)).delete();
         questions += rows.length;
         if (rows.length < batch) break;
       }
-      const counts = await knex('question_daily').where('day', '<', day(new Date(now.getTime() - countDays * 86_400_000))).delete();
+      const before = day(new Date(now.getTime() - countDays * 86_400_000));
+      const stale = (await knex('question_daily').where('day', '<', before).count<{ n: number }[]>({ n: '*' }))[0]!;
+      if (Number(stale.n) > 0) await knex('question_daily').where('day', '<', before).delete();
+      const counts = Number(stale.n);
       return { questions, counts };
     },
   };
