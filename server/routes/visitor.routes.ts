@@ -96,7 +96,7 @@ export function visitorRoutes({ visitors, keys }: VisitorRouteDeps): Route[] {
       body: BeaconBody,
       bodyMediaTypes: ['application/json', 'text/plain'],
       bodyLimitBytes: BEACON_BODY_LIMIT_BYTES,
-      responses: { 202: { description: 'Accepted; written within KIT_QUESTION_LOG_FLUSH_MS.' } },
+      responses: { 202: { description: 'Accepted; written within KIT_QUESTION_LOG_FLUSH_MS.', schema: z.strictObject({ accepted: z.number().int().meta({ description: 'Items and count rows taken.' }) }) } },
       errors: ['invalid_api_key', 'forbidden', 'origin_not_allowed', 'session_required', 'rate_limited'],
       async handler({ body, ctx }) {
         const verified = await keys.verify(body.key);
@@ -106,7 +106,7 @@ export function visitorRoutes({ visitors, keys }: VisitorRouteDeps): Route[] {
         const origin = ctx.get('origin') || null;
         if (origin !== null && !originAllowed(k.allowedOrigins, origin)) throw new KitError('origin_not_allowed');
         const auth: KeyAuth = { kind: 'key', keyId: k.id, keyKind: k.kind, orgId: k.orgId, orgTier: k.orgTier, allowedOrigins: k.allowedOrigins, ipAllowlist: k.ipAllowlist };
-        unwrap(
+        const accepted = unwrap(
           await visitors.beacon(auth, body.session, origin, {
             items: body.items.map((i) => ({
               messageId: i.message_id,
@@ -125,7 +125,7 @@ export function visitorRoutes({ visitors, keys }: VisitorRouteDeps): Route[] {
             counts: body.counts.map((c) => ({ pageUrl: c.page_url ?? null, mode: c.mode, outcome: c.outcome, count: c.count })),
           }),
         );
-        return { status: 202 };
+        return { status: 202, headers: { 'Cache-Control': 'no-store' }, body: { accepted: accepted.accepted } };
       },
     }),
   ];
