@@ -7,6 +7,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import type { ChatService } from '../services/chat-service.js';
 import { observeChatForLog } from '../http/question-log-sink.js';
 import type { QuestionLogService } from '../services/question-log-service.js';
+import type { AssistantSettingsService } from '../services/assistant-settings-service.js';
 import { unwrap } from '../services/service-result.js';
 
 /** Most turns a request may carry (earlier turns plus the question). */
@@ -65,10 +66,12 @@ export interface ChatRouteDeps {
   readonly chat: ChatService;
   /** Where finished questions are reported (issue 13); absent = nothing is logged. */
   readonly questionLog?: QuestionLogService;
+  /** The owner's instructions for model engines (issue 13); absent = none. */
+  readonly assistant?: AssistantSettingsService;
 }
 
 /** POST /chat (CONTRACT §4). */
-export function chatRoutes({ config, chat, questionLog }: ChatRouteDeps): Route[] {
+export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDeps): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -93,7 +96,9 @@ export function chatRoutes({ config, chat, questionLog }: ChatRouteDeps): Route[
       async handler({ auth, body, ctx, requestId }) {
         const session = ctx.get('kit-session') || null;
         const origin = ctx.get('origin') || null;
-        const admitted = unwrap(await chat.admit(auth, body, session, origin));
+        const checked = unwrap(await chat.admit(auth, body, session, origin));
+        const instructions = assistant ? (await assistant.resolveForKey(auth.orgId, auth.keyId)).settings.instructions : null;
+        const admitted = { ...checked, instructions };
         const rl = admitted.rateLimit;
         ctx.set('RateLimit', `limit=${rl.limit}, remaining=${rl.remaining}, reset=${rl.resetSeconds}`);
         ctx.set('RateLimit-Policy', `${rl.limit};w=60`);

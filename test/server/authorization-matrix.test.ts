@@ -236,7 +236,7 @@ describeOnEachDatabase('authorization matrix', (db) => {
       expected: jwt(['owner', 'admin', 'developer'], 200, 200),
       prepare: async () => {
         const before = await settingsVersion('*');
-        return { url: '/v1/assistant', body: { greeting: 'Hi!' }, headers: { 'if-match': '*' }, unchanged: async () => expect(await settingsVersion('*')).to.equal(before) };
+        return { url: '/v1/assistant', body: { greeting: 'Hi!' }, headers: { 'if-match': '*' }, unchanged: async () => { expect(await settingsVersion('*')).to.equal(before); } };
       },
     },
     {
@@ -251,7 +251,7 @@ describeOnEachDatabase('authorization matrix', (db) => {
       expected: jwt(['owner', 'admin', 'developer'], 200, 404),
       prepare: async () => {
         const key = await freshKey();
-        return { url: `/v1/keys/${key.id}/assistant`, body: { name: 'Key bot' }, headers: { 'if-match': '"0"' }, unchanged: async () => expect(await settingsVersion(key.id)).to.equal(0) };
+        return { url: `/v1/keys/${key.id}/assistant`, body: { name: 'Key bot' }, headers: { 'if-match': '"0"' }, unchanged: async () => { expect(await settingsVersion(key.id)).to.equal(0); } };
       },
     },
     {
@@ -261,7 +261,7 @@ describeOnEachDatabase('authorization matrix', (db) => {
       prepare: async () => {
         const key = await freshKey();
         await db().knex('assistant_settings').insert({ org_id: org.orgId, scope: key.id, key_id: key.id, settings: JSON.stringify({ name: 'x' }), version: 1, updated_at: new Date() });
-        return { url: `/v1/keys/${key.id}/assistant`, unchanged: async () => expect(await settingsVersion(key.id)).to.equal(1) };
+        return { url: `/v1/keys/${key.id}/assistant`, unchanged: async () => { expect(await settingsVersion(key.id)).to.equal(1); } };
       },
     },
     { method: 'get', template: '/org/question-logging', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/org/question-logging' }) },
@@ -271,7 +271,7 @@ describeOnEachDatabase('authorization matrix', (db) => {
       expected: jwt(['owner', 'admin'], 200, 200),
       prepare: async () => {
         const before = await loggingVersion();
-        return { url: '/v1/org/question-logging', body: { retention_days: 30 }, headers: { 'if-match': '*' }, unchanged: async () => expect(await loggingVersion()).to.equal(before) };
+        return { url: '/v1/org/question-logging', body: { retention_days: 30 }, headers: { 'if-match': '*' }, unchanged: async () => { expect(await loggingVersion()).to.equal(before); } };
       },
     },
     { method: 'get', template: '/questions', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/questions' }) },
