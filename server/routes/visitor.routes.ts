@@ -19,7 +19,7 @@ const HttpUrl = z
   .string()
   .max(2_048, 'must be at most 2048 characters')
   .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'must be an http(s) URL');
-const BrowserMode = z.enum(['local', 'extractive']);
+const BrowserMode = z.enum(['local', 'extractive', 'remote']);
 const Outcome = z.enum(['answered', 'refused', 'error']);
 
 const BeaconItem = z.strictObject({
@@ -27,7 +27,7 @@ const BeaconItem = z.strictObject({
   conversation_id: ConversationId.optional(),
   asked_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }),
   page_url: HttpUrl.optional(),
-  mode: BrowserMode.meta({ description: 'Remote answers are logged by the server, never by the beacon.' }),
+  mode: BrowserMode.meta({ description: '`remote` only for questions the grounding gate refused in the browser: remote answers are logged by the server, never by the beacon.' }),
   model: z.string().max(200, 'must be at most 200 characters').optional(),
   outcome: Outcome,
   error_code: z.string().regex(/^[a-z_]{1,64}$/, 'must be an error code').optional(),
@@ -35,7 +35,7 @@ const BeaconItem = z.strictObject({
   answer: z.string().max(MAX_LOGGED_ANSWER_CHARS, `must be at most ${MAX_LOGGED_ANSWER_CHARS} characters`).optional(),
   citations: z.array(z.strictObject({ url: HttpUrl, title: z.string().max(300, 'must be at most 300 characters') })).max(20, 'at most 20 citations').optional(),
   latency_ms: z.number().int('must be a whole number').min(0, 'must be at least 0').max(3_600_000, 'must be at most 3600000').optional(),
-});
+}).refine((i) => i.mode !== 'remote' || i.outcome === 'refused', { message: 'remote questions come from /chat; the beacon carries only those refused in the browser', path: ['mode'] });
 
 const BeaconBody = z
   .strictObject({
@@ -43,7 +43,11 @@ const BeaconBody = z
     session: z.string().max(2_048, 'must be at most 2048 characters').meta({ description: 'The browser session (Kit-Session); accepted up to an hour past its expiry.' }),
     items: z.array(BeaconItem).max(MAX_BEACON_ITEMS, `at most ${MAX_BEACON_ITEMS} items`).default([]).meta({ description: 'Questions with their text: sent only while the organization logs questions.' }),
     counts: z
-      .array(z.strictObject({ page_url: HttpUrl.optional(), mode: BrowserMode, outcome: Outcome, count: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000, 'must be at most 1000') }))
+      .array(
+        z
+          .strictObject({ page_url: HttpUrl.optional(), mode: BrowserMode, outcome: Outcome, count: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000, 'must be at most 1000') })
+          .refine((c) => c.mode !== 'remote' || c.outcome === 'refused', { message: 'remote questions are counted by /chat', path: ['mode'] }),
+      )
       .max(MAX_BEACON_ITEMS, `at most ${MAX_BEACON_ITEMS} counts`)
       .default([])
       .meta({ description: 'Outcomes per page with logging off: never text.' }),

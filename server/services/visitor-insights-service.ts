@@ -25,7 +25,7 @@ export interface BeaconItem {
   readonly conversationId: string | null;
   readonly askedAt: Date;
   readonly pageUrl: string | null;
-  readonly mode: Exclude<QuestionMode, 'remote'>;
+  readonly mode: QuestionMode;
   readonly model: string | null;
   readonly outcome: QuestionOutcome;
   readonly errorCode: string | null;
@@ -38,7 +38,7 @@ export interface BeaconItem {
 /** Counts the beacon carries with logging off (never text). */
 export interface BeaconCount {
   readonly pageUrl: string | null;
-  readonly mode: Exclude<QuestionMode, 'remote'>;
+  readonly mode: QuestionMode;
   readonly outcome: QuestionOutcome;
   readonly count: number;
 }
