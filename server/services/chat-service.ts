@@ -59,6 +59,8 @@ export interface AdmittedChat {
   readonly question: string;
   readonly history: readonly ChatMessage[];
   readonly sources: readonly SourcePage[];
+  /** The site owner's instructions for model engines (assistant settings, issue 13); set by the chat route. */
+  readonly instructions?: string | null;
   /** The key's window after this request, for the RateLimit headers of the answer. */
   readonly rateLimit: { readonly limit: number; readonly remaining: number; readonly resetSeconds: number };
   /** The request id its usage row was written under at admission. */
@@ -361,7 +363,7 @@ export class ChatService {
     const onAbort = (): void => upstream.abort(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
-    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal: upstream.signal, maxOutputTokens })[Symbol.asyncIterator]();
+    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal: upstream.signal, maxOutputTokens, instructions: chat.instructions ?? null })[Symbol.asyncIterator]();
     let streamed = '';
     let opened = false;
     const cited = new Set<number>();
