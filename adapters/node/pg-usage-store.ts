@@ -169,7 +169,9 @@ export function createPgUsageStore(knex: Knex): UsageStorePort {
       if (Date.now() - partitionsCheckedAt > 3_600_000) {
         // PostgreSQL's monthly partitions: the next months exist before their first row arrives.
         partitionsCheckedAt = Date.now();
-        await ensureUsagePartitions(knex, new Date());
+        // A month whose rows already sit in the default partition cannot get its own (PostgreSQL refuses): those rows
+        // stay in the default partition, and the rollup below must go on regardless.
+        await ensureUsagePartitions(knex, new Date()).catch(() => undefined);
       }
       let total = 0;
       for (;;) {
