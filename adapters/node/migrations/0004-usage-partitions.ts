@@ -25,8 +25,12 @@ export async function ensureUsagePartitions(knex: Knex, now: Date, months = 2, f
   for (let m = monthStart(from); m.getTime() <= monthStart(now, months).getTime(); m = monthStart(m, 1)) {
     const name = partitionName(m);
     if (existing.has(name)) continue;
-    await knex.raw(`create table if not exists ${name} partition of usage_events for values from ('${m.toISOString()}') to ('${monthStart(m, 1).toISOString()}') with (fillfactor = 90)`);
-    created.push(name);
+    try {
+      await knex.raw(`create table if not exists ${name} partition of usage_events for values from ('${m.toISOString()}') to ('${monthStart(m, 1).toISOString()}') with (fillfactor = 90)`);
+      created.push(name);
+    } catch {
+      // That month's rows already sit in the default partition (PostgreSQL refuses the new one); the next months still get theirs.
+    }
   }
   return created;
 }
