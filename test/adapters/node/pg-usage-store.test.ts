@@ -74,3 +74,25 @@ describe('createPgUsageStore', () => {
     });
   });
 });
+
+describe('ensureUsagePartitions', () => {
+  describeOnEachDatabase('monthly partitions', (db, target) => {
+    it('creates the coming months ahead of time on PostgreSQL (PGlite keeps one table)', async () => {
+      const { ensureUsagePartitions, partitionName } = await import('../../../adapters/node/migrations/0004-usage-partitions.js');
+      await migrateToLatest(db().knex);
+      const later = new Date(Date.UTC(2031, 4, 15));
+      const created = await ensureUsagePartitions(db().knex, later, 1, later);
+      if (target.name === 'pglite') {
+        expect(created).to.deep.equal([]);
+        return;
+      }
+      expect(created).to.deep.equal([partitionName(new Date(Date.UTC(2031, 4, 1))), partitionName(new Date(Date.UTC(2031, 5, 1)))]);
+      expect(await ensureUsagePartitions(db().knex, later, 1, later)).to.deep.equal([]); // idempotent
+      const orgId = newId('org');
+      await db().knex('organizations').insert({ id: orgId, name: 'partitions', tier: 'free', created_at: new Date() });
+      await db().knex('usage_events').insert({ org_id: orgId, key_id: null, mode: 'remote', model: 'm', input_tokens: 1, output_tokens: 1, refused: false, request_id: newId('req'), created_at: new Date(Date.UTC(2031, 4, 20)) });
+      const { rows } = await db().knex.raw('select tableoid::regclass::text as part from usage_events where org_id = ?', [orgId]);
+      expect(rows).to.deep.equal([{ part: 'usage_events_y2031m05' }]);
+    });
+  });
+});
