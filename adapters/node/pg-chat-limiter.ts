@@ -136,7 +136,7 @@ const SETTLE_SQL = `with v (request_id, created_at, input_tokens, output_tokens,
     u as (
       update usage_events e set input_tokens = v.input_tokens, output_tokens = v.output_tokens, refused = v.refused,
              model = v.model, state = 'settled', expires_at = null
-        from v where e.request_id = v.request_id and e.created_at = v.created_at and e.state = 'reserved'
+        from v where e.org_id = cast(? as text) and e.created_at = v.created_at and e.request_id = v.request_id and e.state = 'reserved'
       returning e.org_id, e.created_at, e.reserved_tokens, e.input_tokens + e.output_tokens as spent
     ),
     a as (
@@ -204,7 +204,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
 
   async function runBatch(batch: Pending[]): Promise<void> {
     const list = batch.map((p) => p.settlement);
-    const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model)];
+    const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model), list[0]!.orgId];
     for (let attempt = 1; ; attempt++) {
       try {
         await exec('kit_chat_settle_v1', SETTLE_SQL, bindings);

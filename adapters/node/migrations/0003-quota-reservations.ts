@@ -46,6 +46,12 @@ export const quotaReservations = {
     // update (no index entry written). Reports read the rollups, so the per-key index has no reader left; the sweep
     // of dead reservations and the rollup find their rows through the small partial index of rows not rolled yet.
     await knex.raw('drop index if exists usage_events_org_id_key_id_created_at_index');
+    // One index serves the reports' time ranges, the settlement's lookup and a recorded event's idempotency: its
+    // entries go in time order, so inserts and lookups touch the newest pages only, whatever the table's size (a
+    // unique index on the random request id alone touched a random page of a large index per chat).
+    await knex.raw('create unique index usage_events_org_created_request_unique on usage_events (org_id, created_at, request_id)');
+    await knex.raw('alter table usage_events drop constraint if exists usage_events_request_id_unique');
+    await knex.raw('drop index if exists usage_events_org_id_created_at_index');
     await knex.raw('create index usage_events_unrolled_idx on usage_events (org_id, created_at) where not rolled');
     await knex.raw('alter table usage_events set (fillfactor = 90)');
 
@@ -87,6 +93,9 @@ export const quotaReservations = {
     for (const table of ['usage_daily', 'usage_daily_keys', 'usage_monthly_keys']) await knex.schema.dropTableIfExists(table);
     await knex.raw('drop index if exists usage_events_unrolled_idx');
     await knex.raw('create index if not exists usage_events_org_id_key_id_created_at_index on usage_events (org_id, key_id, created_at)');
+    await knex.raw('create index if not exists usage_events_org_id_created_at_index on usage_events (org_id, created_at)');
+    await knex.raw('drop index if exists usage_events_org_created_request_unique');
+    await knex.raw('alter table usage_events add constraint usage_events_request_id_unique unique (request_id)');
     await knex.raw("delete from usage_events where state <> 'settled'");
     await knex.schema.alterTable('usage_events', (t) => {
       t.dropChecks(['usage_events_state_check']);

@@ -40,8 +40,8 @@ export async function ensureUsagePartitions(knex: Knex, now: Date, months = 2, f
  * stay the size of one month, inserts cost the same at any table size, and old months can be detached or dropped
  * in one statement. Rows are copied into the new table inside the migration's transaction; expect about 10 s per
  * million rows (docs/scaling.md). A default partition catches rows outside the prepared months; the server adds the
- * next months' partitions ahead of time. The request id is unique per (request_id, created_at) — PostgreSQL requires
- * the partition key in a unique index; request ids are random, so that is unique in practice. The embedded PGlite
+ * next months' partitions ahead of time. The request id is unique per (org_id, created_at, request_id), as before the
+ * migration (0003) — that index includes the partition key, as PostgreSQL requires. The embedded PGlite
  * keeps the plain table (one process, one disk: the rollups keep its reports cheap).
  */
 export const usagePartitions = {
@@ -82,8 +82,7 @@ export const usagePartitions = {
     await knex.raw('drop table usage_events');
     await knex.raw('alter table usage_events_partitioned rename to usage_events');
     await knex.raw('alter table usage_events rename constraint usage_events_partitioned_pkey to usage_events_pkey');
-    await knex.raw('create unique index usage_events_request_id_created_at_unique on usage_events (request_id, created_at)');
-    await knex.raw('create index usage_events_org_id_created_at_index on usage_events (org_id, created_at)');
+    await knex.raw('create unique index usage_events_org_created_request_unique on usage_events (org_id, created_at, request_id)');
     await knex.raw('create index usage_events_unrolled_idx on usage_events (org_id, created_at) where not rolled');
   },
   async down(knex: Knex): Promise<void> {
