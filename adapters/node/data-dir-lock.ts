@@ -1,14 +1,9 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync, constants } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-
 // fs-native-extensions ships prebuilt binaries (no compiler at install) and locks with fcntl(F_OFD_SETLK) on
 // Linux, flock on macOS and LockFileEx on Windows. docs/operations.md compares it with the other options.
-const { tryLock, unlock } = createRequire(import.meta.url)('fs-native-extensions') as {
-  tryLock(fd: number, options?: { shared?: boolean }): boolean;
-  unlock(fd: number): void;
-};
+import { tryLock, unlock } from 'fs-native-extensions';
 
 /** The file, inside the data directory, whose lock the server holds for its lifetime. */
 export const LOCK_FILE = 'kit.lock';
@@ -28,6 +23,7 @@ export class DataDirLockedError extends Error {
   constructor(
     readonly dataDir: string,
     readonly holder: LockHolder | null,
+    /** How long this process waited (KIT_DATA_DIR_LOCK_WAIT_MS); 0 = it did not. */
     readonly waitedMs: number,
   ) {
     const who = holder ? `process ${holder.pid} on ${holder.hostname} (since ${holder.since})` : 'another process';
@@ -74,7 +70,7 @@ export async function lockDataDir(dataDir: string, options: LockOptions = {}): P
   try {
     while (!tryLock(fd)) {
       const holder = readHolder(path);
-      if (performance.now() >= deadline) throw new DataDirLockedError(dataDir, holder, performance.now() - started);
+      if (performance.now() >= deadline) throw new DataDirLockedError(dataDir, holder, waiting ? performance.now() - started : 0);
       if (!waiting) options.onWait?.(holder);
       waiting = true;
       await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(1, deadline - performance.now()))));

@@ -45,6 +45,8 @@ export interface KnexDatabase {
   readonly kind: DatabaseLocation['kind'];
   /** True when every query shares one connection (PGlite): never await a query outside an open transaction. */
   readonly singleConnection: boolean;
+  /** The embedded database's worker thread (PGlite only): its generation, and crash() for fault injection. */
+  readonly embedded?: PgliteWorkerClient;
   close(): Promise<void>;
 }
 
@@ -86,7 +88,14 @@ class PgliteSession {
 }
 
 /** knex-pglite's dialect (result mapping, search path, version) over a worker thread instead of an in-thread PGlite. */
-class WorkerPgliteClient extends (ClientPgLite as unknown as new (config: Knex.Config) => Record<string, unknown>) {
+/** The members of knex-pglite's client that WorkerPgliteClient replaces (it ships no types for them). */
+interface PgliteDialect {
+  _driver(): void;
+  _acquireOnlyConnection(): Promise<unknown>;
+  validateConnection(connection: unknown): boolean;
+}
+
+class WorkerPgliteClient extends (ClientPgLite as unknown as new (config: Knex.Config) => PgliteDialect) {
   declare config: { connection: () => { worker: PgliteWorkerClient } };
   override _driver(): void {}
   override async _acquireOnlyConnection(): Promise<PgliteSession> {
@@ -152,6 +161,7 @@ export async function createKnexDatabase(location: DatabaseLocation, options: Op
     knex,
     kind: 'pglite',
     singleConnection: true,
+    embedded: worker,
     async close() {
       if (closed) return;
       closed = true;

@@ -37,11 +37,16 @@ function fromWire(wire: WireError): Error {
 const HERE = import.meta.url;
 const RUNNING_TS = HERE.endsWith('.ts');
 
+// The worker's own JavaScript is small (messages in, rows out): a small young generation keeps its heap, which
+// is resident memory of the server process, to a few MB. PGlite's WASM memory is outside these limits.
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 function spawnWorker(init: PgliteWorkerInit): Worker {
-  if (!RUNNING_TS) return new Worker(new URL('./pglite-worker.js', HERE), { workerData: init, name: 'kit-pglite' });
+  const options = { workerData: init, name: 'kit-pglite', resourceLimits: RESOURCE_LIMITS };
+  if (!RUNNING_TS) return new Worker(new URL('./pglite-worker.js', HERE), options);
   const entry = new URL('./pglite-worker.ts', HERE).href;
   const bootstrap = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(HERE)}))`;
-  return new Worker(bootstrap, { eval: true, workerData: init, name: 'kit-pglite' });
+  return new Worker(bootstrap, { ...options, eval: true });
 }
 
 /** Least time between two starts of a worker that keeps failing (a full disk, a removed directory). */
@@ -106,6 +111,11 @@ export class PgliteWorkerClient {
     await this.#ready;
     const rowMode = options?.rowMode;
     return (await this.#send({ type: 'query', id: 0, sql, params: [...params], ...(rowMode ? { rowMode } : {}) })) as WireResults;
+  }
+
+  /** Ends the worker thread abruptly, as a WASM trap would: for fault-injection tests and `npm run chaos`. */
+  async crash(): Promise<void> {
+    await this.#worker?.terminate();
   }
 
   /** Closes the database (a clean shutdown: Postgres checkpoints) and ends the worker thread. */
