@@ -102,7 +102,7 @@ describe('slow-header floods against the real server (flood and probe in separat
   let dir: string | null = null;
 
   before(async () => {
-    const db = postgresAvailable() ? { DATABASE_URL: (await testPostgres()).url } : { KIT_DATA_DIR: (dir = mkdtempSync(join(tmpdir(), 'kit-flood-'))) };
+    const db: Record<string, string> = postgresAvailable() ? { DATABASE_URL: (await testPostgres()).url } : { KIT_DATA_DIR: (dir = mkdtempSync(join(tmpdir(), 'kit-flood-'))) };
     child = await startChildServer({ ...db, KIT_DEMO: 'false', KIT_HEADERS_TIMEOUT_MS: '5000' });
   });
   after(async () => {
