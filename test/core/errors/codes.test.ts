@@ -9,6 +9,8 @@ const CONTRACT: Record<string, number | null> = {
   upstream_unavailable: 502, internal_error: 500,
   // Added by Kit (docs/api.md, "Where Kit differs from the contract"): the database is unreachable or restarting.
   service_unavailable: 503,
+  // Added by issue 13 (docs/api.md, "Where Kit goes beyond"): versioned settings need If-Match's two statuses.
+  precondition_failed: 412, precondition_required: 428,
   invalid_config: null, context_unavailable: null, webgpu_unavailable: null, model_load_failed: null, network_error: null,
 };
 
