@@ -196,7 +196,9 @@ async function ensureGigabyteDir(): Promise<void> {
     await db.knex.raw('create table if not exists bench_filler (id bigint primary key, payload text not null)');
     // 960-byte rows stay below TOAST's compression threshold, so the bytes land on disk as written.
     let id = Number(((await db.knex('bench_filler').max('id as m').first()) as { m: number | null }).m ?? 0);
-    while (du(GB_DIR) < GB) {
+    // The database's own size: the WAL (counted by du while inserting) is recycled at the checkpoint on close.
+    const size = async () => Number(((await db.knex.raw('select pg_database_size(current_database()) as n')) as { rows: Array<{ n: number }> }).rows[0]!.n);
+    while ((await size()) < GB) {
       await db.knex.raw("insert into bench_filler select g, repeat(md5(g::text || 'kit'), 30) from generate_series(?::bigint, ?::bigint) g", [id + 1, id + 50_000]);
       id += 50_000;
     }
