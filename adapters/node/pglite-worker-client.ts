@@ -122,13 +122,11 @@ export class PgliteWorkerClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#ready.catch(() => undefined); // a restart under way: close the thread it brings up
     const worker = this.#worker;
     if (!worker) return;
-    await this.#ready.catch(() => undefined);
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    if (this.#worker === worker) {
-      await this.#send({ type: 'close', id: 0 }, true).catch(() => undefined);
-    }
+    await this.#send({ type: 'close', id: 0 }, true).catch(() => undefined);
     await exited;
   }
 
