@@ -42,7 +42,9 @@ describe('createKnexDatabase (embedded PGlite in a worker thread)', function () 
     // CPU-bound SQL, long enough to see: before the worker thread, the loop stalled for the whole query.
     const { maxGapMs, workMs } = await eventLoopLagDuring(() => db.knex.raw('select count(*) from generate_series(1, 3000000) g where g % 7 = 3'));
     expect(workMs).to.be.greaterThan(150);
-    expect(maxGapMs, `longest event-loop gap ${maxGapMs.toFixed(0)} ms during a ${workMs.toFixed(0)} ms query`).to.be.lessThan(Math.min(100, workMs / 2));
+    // In the thread the gap was the whole query; now it is only the machine's scheduling noise (a third of the
+    // query is far above that noise even on a loaded 2-core box). The bench measures the real figure.
+    expect(maxGapMs, `longest event-loop gap ${maxGapMs.toFixed(0)} ms during a ${workMs.toFixed(0)} ms query`).to.be.lessThan(workMs / 3);
   });
 
   it('round-trips dates, bytes, JSON and int8 through the thread boundary', async () => {
