@@ -60,7 +60,7 @@ export const chatModule = new ContainerModule(({ bind }) => {
     (config: ServerConfig, clock: Clock, challenge: BotChallengePort, sessions: SessionTokens, limiter: RateLimiterPort) => browserRoutes({ config, clock, challenge, sessions, limiter }),
     [TOKENS.Config, TOKENS.Clock, TOKENS.BotChallenge, TOKENS.SessionTokens, TOKENS.RateLimiter],
   );
-  bind(TOKENS.Routes).toResolvedValue((config: ServerConfig, chat: ChatService) => chatRoutes({ config, chat }), [TOKENS.Config, TOKENS.ChatService]);
+  bind(TOKENS.Routes).toResolvedValue((config: ServerConfig, chat: ChatService, logger: Logger) => chatRoutes({ config, chat, logger }), [TOKENS.Config, TOKENS.ChatService, TOKENS.Logger]);
   // Registered before the other modules' hooks (see FEATURE_MODULES): streams finish, and meter, before anything closes.
   bind(TOKENS.ShutdownHooks).toResolvedValue((chat: ChatService, config: ServerConfig) => () => chat.drain(config.shutdownGraceMs), [TOKENS.ChatService, TOKENS.Config]);
 });

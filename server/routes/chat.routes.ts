@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { KitError } from '../../core/errors/index.js';
 import type { KeyAuth } from '../auth/auth-context.js';
@@ -55,10 +56,12 @@ const EventStream = z.string().meta({
 export interface ChatRouteDeps {
   readonly config: ServerConfig;
   readonly chat: ChatService;
+  /** Where a stream cut for a stalled reader is reported. */
+  readonly logger?: Pick<Logger, 'warn'>;
 }
 
 /** POST /chat (CONTRACT §4). */
-export function chatRoutes({ config, chat }: ChatRouteDeps): Route[] {
+export function chatRoutes({ config, chat, logger }: ChatRouteDeps): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -88,7 +91,12 @@ export function chatRoutes({ config, chat }: ChatRouteDeps): Route[] {
         ctx.set('RateLimit', `limit=${rl.limit}, remaining=${rl.remaining}, reset=${rl.resetSeconds}`);
         ctx.set('RateLimit-Policy', `${rl.limit};w=60`);
         if (body.stream) {
-          await chat.run(admitted, requestId, createSseSink(ctx, { keepAliveMs: config.sseKeepAliveMs, requestId }));
+          await chat.run(admitted, requestId, createSseSink(ctx, {
+              keepAliveMs: config.sseKeepAliveMs,
+              writeStallMs: config.sseWriteStallMs,
+              requestId,
+              onStall: (id) => logger?.warn({ request_id: id, stall_ms: config.sseWriteStallMs }, 'chat stream cut: the client stopped reading'),
+            }));
           return undefined;
         }
         const sink = createJsonSink(ctx, requestId);
