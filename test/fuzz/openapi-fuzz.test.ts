@@ -332,7 +332,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
             }),
             { seed: checkSeed, numRuns: perRole, endOnFailure: true },
           );
-          if (result.failed) failures.push(`${(result.errorInstance as Error)?.message ?? result.error} [run seed ${seed}; this check's seed ${checkSeed}, path "${result.counterexamplePath}"]`);
+          if (result.failed) failures.push(`${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)} [run seed ${seed}; this check's seed ${checkSeed}, path "${result.counterexamplePath}"]`);
         }
       }
     }
