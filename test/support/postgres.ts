@@ -8,6 +8,8 @@ import { join } from 'node:path';
 export interface TestPostgres {
   readonly url: string;
   stop(): Promise<void>;
+  /** Stops the cluster (fast shutdown: open connections are cut), keeps it down `downMs`, starts it again on the same port. */
+  restart(downMs: number): Promise<void>;
 }
 
 const BIN = process.env.KIT_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -70,5 +72,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     }
     rmSync(dir, { recursive: true, force: true });
   });
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  const restart = async (downMs: number): Promise<void> => {
+    run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    await new Promise((r) => setTimeout(r, downMs));
+    run('pg_ctl', ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
+  };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, restart };
 }
