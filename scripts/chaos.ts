@@ -103,7 +103,7 @@ try {
     await run('outage (postgres)', () => postgresRestart({ url, restart: (ms) => postgres!.restart(ms), dist }));
   }
 } finally {
-  await postgres?.stop();
+  await (postgres as TestPostgres | null)?.stop();
 }
 
 const failed = results.filter((r) => !r.ok);
