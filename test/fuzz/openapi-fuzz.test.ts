@@ -171,6 +171,10 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
   after(async () => {
     const lines = Object.entries(tally).map(([op, t]) => `${op}: ${t.requests} requests; roles ${JSON.stringify(t.roles)}; statuses ${JSON.stringify(t.statuses)}`);
     if (process.env.FUZZ_VERBOSE) console.log(lines.join('\n')); // eslint-disable-line no-console
+    const total = Object.values(tally).reduce((n, t) => n + t.requests, 0);
+    const fivexx = Object.values(tally).reduce((n, t) => n + Object.entries(t.statuses).filter(([s]) => s.startsWith('5')).reduce((m, [, c]) => m + c, 0), 0);
+    // eslint-disable-next-line no-console
+    console.log(`      openapi fuzz: ${total} requests over ${Object.keys(tally).length} operations (seed ${seed}); 5xx answers: ${fivexx} (declared 503s only)`);
     await server?.close();
     await platform?.close();
     await database?.close();
