@@ -10,11 +10,12 @@
  *   npm run chaos -- --dist              # against the built server (node dist/server/main.js)
  *
  * Options: --kills N (default 5), --seed N (default 11; the load's choices and timings), --only a,b (kill, outage,
- * login, quota, lock), --db pglite|postgres|both (default both), --dist.
+ * login, quota, lock, stall), --db pglite|postgres|both (default both), --dist.
  */
+import { rmSync } from 'node:fs';
 import knexFactory from 'knex';
 import { postgresAvailable, startPostgres, type TestPostgres } from '../test/support/postgres.js';
-import { dataDirLock, freshDataDir, killDuringLoad, loginBurst, postgresRestart, quotaBurst, type ChaosDatabase, type ScenarioResult } from './chaos/scenarios.js';
+import { dataDirLock, freshDataDir, killDuringLoad, loginBurst, postgresRestart, quotaBurst, unreadStreams, type ChaosDatabase, type ScenarioResult } from './chaos/scenarios.js';
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,7 +23,7 @@ function option(name: string): string | undefined {
 }
 const kills = Number(option('kills') ?? 5);
 const seed = Number(option('seed') ?? 11);
-const only = option('only')?.split(',') ?? ['kill', 'outage', 'login', 'quota', 'lock'];
+const only = option('only')?.split(',') ?? ['kill', 'outage', 'login', 'quota', 'lock', 'stall'];
 const dbChoice = option('db') ?? 'both';
 const dist = process.argv.includes('--dist');
 const wanted = (name: string) => only.includes(name);
@@ -92,6 +93,12 @@ try {
       await run(`quota (${kind})`, () => quotaBurst({ database: db, dist }));
       cleanup();
     }
+  }
+  if (wanted('stall')) {
+    const kind = databases.includes('postgres') ? 'postgres' : 'pglite';
+    const db: ChaosDatabase = kind === 'postgres' ? { kind, url: await freshPostgresDatabase() } : { kind, dataDir: freshDataDir('stall').dataDir };
+    await run(`stall (${kind})`, () => unreadStreams({ database: db, dist }));
+    if (db.kind === 'pglite') rmSync(db.dataDir, { recursive: true, force: true });
   }
   if (wanted('lock') && databases.includes('pglite')) {
     const dir = freshDataDir('lock');

@@ -3,10 +3,12 @@
  * database (the embedded PGlite in a data directory, or PostgreSQL 15), on loopback only. Each returns figures and
  * a verdict; `scripts/chaos.ts` prints them and `test/scripts/chaos.test.ts` runs the fast ones in `npm test`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKnexDatabase } from '../../adapters/node/knex-database.js';
+import { EndlessUpstream } from '../../test/fakes/endless-upstream.js';
 import { rng } from '../eval/rng.js';
 import { checkLedger, ledgerHolds, type LedgerCheck } from './checks.js';
 import { emptyLedger, startLoad } from './load.js';
@@ -340,4 +342,89 @@ export async function postgresRestart(options: { readonly url: string; readonly 
 export function freshDataDir(label: string): { dataDir: string; remove(): void } {
   const dataDir = mkdtempSync(join(tmpdir(), `kit-chaos-${label}-`));
   return { dataDir, remove: () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+/** Resident memory of a process in MB (Linux /proc), or null elsewhere. */
+function rssMb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Issue #11.6: `clients` connections that send POST /chat and never read a byte, against a loopback upstream that
+ * ignores max_tokens and streams forever. Every stream must be cut within the write-stall bound (plus the time its
+ * socket buffers take to fill): the upstream hung up on, one usage row each, no MaxListenersExceededWarning, memory
+ * back near where it started.
+ */
+export async function unreadStreams(options: { readonly database: ChaosDatabase; readonly clients?: number; readonly stallMs?: number; readonly dist?: boolean }): Promise<ScenarioResult> {
+  const clients = options.clients ?? 200;
+  const stallMs = options.stallMs ?? 5_000;
+  const upstream = new EndlessUpstream();
+  const upstreamUrl = await upstream.start();
+  const server = await startServer({
+    env: { ...BASE_ENV, ...databaseEnv(options.database), KIT_INFERENCE_URL: upstreamUrl, KIT_INFERENCE_MODEL: 'endless', KIT_SSE_WRITE_STALL_MS: String(stallMs) },
+    ...(options.dist ? { dist: true } : {}),
+  });
+  const sockets: Socket[] = [];
+  try {
+    const account = await signup(server.url, 'stall');
+    const key = await secretKey(server.url, account.token);
+    const port = Number(new URL(server.url).port);
+    const rssStart = rssMb(server.pid);
+    let rssPeak = rssStart ?? 0;
+    const body = JSON.stringify({ messages: [{ role: 'user', content: 'How much does the Pro plan cost per month?' }], sources: [{ url: 'https://shop.example/pricing', title: 'Pricing', text: 'The Pro plan costs 20 dollars per month.' }] });
+    const t0 = Date.now();
+    for (let i = 0; i < clients; i++) {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`POST /v1/chat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.pause();
+      sockets.push(socket);
+    }
+    const rows = async () => Number(((await (await fetch(`${server.url}/v1/usage`, { headers: { authorization: `Bearer ${account.token}` } })).json()) as { total: { requests: number } }).total.requests);
+    // Each stream first pushes what the loopback socket buffers take (a few MB when nothing caps the answer), then
+    // stalls; on 2 busy cores filling 200 of them takes a while, so the bound is generous and the timeline printed.
+    const deadline = t0 + stallMs + 180_000;
+    let metered = 0;
+    const timeline: Array<{ s: number; open: number; rows: number }> = [];
+    let nextMark = t0;
+    while (Date.now() < deadline) {
+      rssPeak = Math.max(rssPeak, rssMb(server.pid) ?? 0);
+      metered = await rows();
+      if (Date.now() >= nextMark) {
+        timeline.push({ s: Math.round((Date.now() - t0) / 1000), open: upstream.open, rows: metered });
+        nextMark += 10_000;
+      }
+      if (metered >= clients && upstream.open === 0) break;
+      await sleep(250);
+    }
+    const allCutMs = Date.now() - t0;
+    await sleep(1_000);
+    const warnings = (server.output().match(/MaxListenersExceededWarning/g) ?? []).length;
+    const figures = {
+      clients,
+      write_stall_ms: stallMs,
+      upstream_calls: upstream.calls,
+      usage_rows: metered,
+      upstream_still_open: upstream.open,
+      all_cut_after_ms: allCutMs,
+      rss_mb: { start: rssStart, peak: rssPeak, after: rssMb(server.pid) },
+      max_listeners_warnings: warnings,
+      clients_that_read_anything: sockets.filter((s) => s.bytesRead > 0).length,
+      timeline,
+    };
+    const problems: string[] = [];
+    if (metered !== clients) problems.push(`${metered} usage rows for ${clients} streams`);
+    if (upstream.open !== 0) problems.push(`${upstream.open} upstream answers still open`);
+    if (warnings !== 0) problems.push(`${warnings} MaxListenersExceededWarning lines`);
+    return { name: `${clients} clients that never read their stream (${options.database.kind})`, ok: problems.length === 0, figures, problems };
+  } finally {
+    for (const s of sockets) s.destroy();
+    await server.stop('SIGKILL');
+    await upstream.stop();
+  }
 }
