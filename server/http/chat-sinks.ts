@@ -72,14 +72,13 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
     gone.abort(new WriteStallError(`the client read nothing for ${stallMs} ms`));
     res.destroy();
   };
-  /** Resolves on `drain` or `close`; after `stallMs` without either the stream is cut (and it resolves too). */
-  const waitForDrain = (): Promise<void> => {
-    draining ??= new Promise<void>((resolve) => {
+  /** Resolves on `event` or `close`; after `stallMs` without either the stream is cut (and it resolves too). */
+  const within = (event: 'drain' | 'finish'): Promise<void> =>
+    new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
-        res.off('drain', done);
+        res.off(event, done);
         res.off('close', done);
-        draining = null;
         resolve();
       };
       const timer = setTimeout(() => {
@@ -87,8 +86,12 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
         done();
       }, stallMs);
       timer.unref();
-      res.on('drain', done);
+      res.on(event, done);
       res.on('close', done);
+    });
+  const waitForDrain = (): Promise<void> => {
+    draining ??= within('drain').then(() => {
+      draining = null;
     });
     return draining;
   };
@@ -124,21 +127,7 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
       res.end();
       if (res.writableFinished) return;
       // The last bytes may still sit in a buffer the client does not read: give it the same bound, then cut.
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          res.off('finish', done);
-          res.off('close', done);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          stall();
-          done();
-        }, stallMs);
-        timer.unref();
-        res.on('finish', done);
-        res.on('close', done);
-      });
+      await within('finish');
     },
   };
 }
