@@ -14,6 +14,8 @@ class StalledResponse extends EventEmitter {
     this.headers = headers;
   }
   flushHeaders(): void {}
+  cork(): void {}
+  uncork(): void {}
   write(text: string): boolean {
     this.written.push(text);
     return false;
