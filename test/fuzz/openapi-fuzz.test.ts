@@ -46,6 +46,8 @@ interface FuzzRequest {
   readonly body: { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'raw'; readonly text: string; readonly type: string } | { readonly kind: 'none' };
   /** Whether a path id names a record of the other organisation (must never be answered 2xx). */
   readonly foreign: boolean;
+  /** An `If-Match` precondition on writes (HTTP's optimistic concurrency; some routes require one). */
+  readonly ifMatch?: string;
 }
 
 /** A per-check seed: the run's seed mixed with a label (FNV-1a), so each check has its own stream. */
@@ -208,7 +210,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
     return fc.oneof(...arbs);
   }
 
-  function requestArbitrary(template: string, op: Operation, credential: Credential): fc.Arbitrary<FuzzRequest> {
+  function requestArbitrary(method: string, template: string, op: Operation, credential: Credential): fc.Arbitrary<FuzzRequest> {
     const params = op.parameters ?? [];
     const pathParams = params.filter((p) => p.in === 'path');
     const queryParams = params.filter((p) => p.in === 'query');
@@ -247,7 +249,8 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
           { arbitrary: fc.constant({ kind: 'none' as const }), weight: 1 },
         )
       : fc.constant({ kind: 'none' as const });
-    return fc.record({ path, query, body }).map(({ path: p, query: q, body: b }) => ({ credential, path: p.path, foreign: p.foreign, query: q, body: b }));
+    const ifMatch = ['patch', 'put', 'delete'].includes(method) ? fc.option(fc.constantFrom('*', '"1"', 'W/"2"', '"999999"', 'not an etag'), { nil: undefined, freq: 2 }) : fc.constant(undefined);
+    return fc.record({ path, query, body, ifMatch }).map(({ path: p, query: q, body: b, ifMatch: m }) => ({ credential, path: p.path, foreign: p.foreign, query: q, body: b, ...(m === undefined ? {} : { ifMatch: m }) }));
   }
 
   /**
@@ -271,7 +274,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
   }
 
   async function send(method: string, template: string, op: Operation, req: FuzzRequest): Promise<string | null> {
-    const headers: Record<string, string> = { ...req.credential.headers };
+    const headers: Record<string, string> = { ...req.credential.headers, ...(req.ifMatch === undefined ? {} : { 'if-match': req.ifMatch }) };
     let payload: string | undefined;
     if (req.body.kind === 'json') {
       payload = JSON.stringify(req.body.value) ?? 'null';
@@ -349,7 +352,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
           // operation pick the same pool records in the same order: DELETE would have removed what rotate then asks for).
           const checkSeed = derivedSeed(seed, `${method} ${template} ${credential.role}`);
           const result = await fc.check(
-            fc.asyncProperty(requestArbitrary(template, op, credential), async (req) => {
+            fc.asyncProperty(requestArbitrary(method, template, op, credential), async (req) => {
               const problem = await send(method, template, op, req);
               if (problem) throw new Error(`${method.toUpperCase()} ${req.path}${req.query} as ${req.credential.role} (${req.body.kind}${req.body.kind === 'json' ? ` ${JSON.stringify(req.body.value)?.slice(0, 200)}` : ''}): ${problem}`);
             }),
