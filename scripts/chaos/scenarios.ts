@@ -32,7 +32,7 @@ const BASE_ENV = Object.freeze({
   KIT_SIGNUPS_PER_IP_PER_HOUR: '100000',
   KIT_LOGIN_MAX_PER_IP: '100000',
   KIT_ALTCHA_MAX_NUMBER: '1000',
-  KIT_PLAN_LIMITS: JSON.stringify({ free: { requests_per_minute: 100_000, session_requests_per_minute: 100_000, monthly_tokens: 1_000_000_000 } }),
+  KIT_PLAN_LIMITS: JSON.stringify({ free: { requests_per_minute: 100_000, session_requests_per_minute: 100_000, org_requests_per_minute: 1_000_000, max_keys: 100_000, monthly_tokens: 1_000_000_000 } }),
 });
 
 export function databaseEnv(db: ChaosDatabase): Record<string, string> {

@@ -96,9 +96,22 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
     return draining;
   };
   const writable = (): boolean => !res.destroyed && !res.writableEnded;
+  let corked = false;
+  // What is written in one tick — the headers, `start` and an engine's word deltas — leaves in one packet, not one
+  // syscall each.
+  const coalesce = (): void => {
+    if (corked) return;
+    corked = true;
+    res.cork();
+    process.nextTick(() => {
+      corked = false;
+      res.uncork();
+    });
+  };
   const write = async (text: string): Promise<void> => {
     while (draining) await draining; // keep events in order behind a pending drain
     if (!writable()) return;
+    coalesce();
     if (!res.write(text)) await waitForDrain();
   };
   return {
@@ -106,8 +119,9 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
     open() {
       ctx.respond = false; // Koa must not touch a response we stream ourselves
       ctx.status = 200;
+      coalesce();
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
-      res.flushHeaders();
+      res.flushHeaders(); // leaves at the end of this tick, with the first events
       ctx.req.socket.setNoDelay(true);
       keepAlive = setInterval(() => {
         // A socket that has not drained has bytes in flight already; piling comments behind them helps nobody.

@@ -9,7 +9,6 @@ import { postgresAvailable, startPostgres } from '../support/postgres.js';
  * suite says what is missing) but skipped until the fix lands; `npm run chaos` runs and reports them regardless.
  */
 const AWAITING: Partial<Record<'quota' | 'lock' | 'outage', string>> = {
-  quota: 'awaits the quota reservation of #11.1 (chatpath)',
   lock: 'awaits the data-directory lock of #11.3 (embedded)',
   outage: 'awaits 503 service_unavailable on a database outage of #11.7 (embedded)',
 };

@@ -44,7 +44,7 @@ describe('POST /v1/chat with clients that never read', function () {
         KIT_INFERENCE_MODEL: 'endless',
         KIT_SSE_WRITE_STALL_MS: String(STALL_MS),
         KIT_SSE_KEEPALIVE_MS: '50', // many keep-alives while stalled: each used to add listeners
-        KIT_PLAN_LIMITS: JSON.stringify({ free: { requests_per_minute: 1000, monthly_tokens: 1_000_000_000 } }),
+        KIT_PLAN_LIMITS: JSON.stringify({ free: { requests_per_minute: 1000, org_requests_per_minute: 100_000, monthly_tokens: 1_000_000_000, max_output_tokens: 1_000_000 } }), // no output cap: the stall bound alone must end these streams
       },
     });
     server = platform.app.listen(0, '127.0.0.1');
