@@ -59,7 +59,18 @@ export async function checkLedger(knex: Knex, ledger: Ledger): Promise<LedgerChe
     const rows = (await knex('usage_events').whereIn('org_id', chaosOrgs.slice(i, i + 500)).select('request_id')) as Array<{ request_id: string }>;
     extraChats += rows.filter((r) => !acknowledged.has(r.request_id)).length;
   }
-  const monthlyMismatches = await count(`
+  // The monthly totals the quota reads: `org_meters.used` (settled tokens per organisation and month, since the
+  // reservation of #11.1) must equal the sum of the settled usage rows; before it, `usage_monthly` kept by a trigger.
+  const meters = (await knex.schema.hasTable('org_meters')) && (await knex.schema.hasColumn('usage_events', 'state'));
+  const monthlyMismatches = meters
+    ? await count(`
+    select count(*) as n from (
+      select coalesce(e.org_id, m.org_id) as org_id
+        from (select org_id, date_trunc('month', created_at at time zone 'UTC')::date as month, sum(input_tokens + output_tokens) as used
+                from usage_events where state = 'settled' group by 1, 2) e
+        full join org_meters m on m.org_id = e.org_id and m.month = e.month
+       where coalesce(e.used, 0) <> coalesce(m.used, 0)) mismatched`)
+    : await count(`
     select count(*) as n from (
       select coalesce(e.org_id, m.org_id) as org_id
         from (select org_id, date_trunc('month', created_at at time zone 'UTC')::date as month, count(*) as requests,
