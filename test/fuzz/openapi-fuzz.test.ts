@@ -119,7 +119,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
     // Argon2id with small parameters: signups and logins are fuzzed by the hundred, and the hash strength is not
     // what this test is about (test/server/routes/auth.routes.test.ts checks the production parameters).
     const passwordHasher = createArgon2PasswordHasher({ memoryCost: 1024, timeCost: 1 });
-    const limits = { requests_per_minute: 1_000_000, session_requests_per_minute: 1_000_000, monthly_tokens: 1_000_000_000 };
+    const limits = { requests_per_minute: 1_000_000, session_requests_per_minute: 1_000_000, org_requests_per_minute: 1_000_000, max_keys: 10_000, monthly_tokens: 1_000_000_000 };
     const config = testConfig({ ...TEST_ALTCHA_ENV, KIT_PLAN_LIMITS: JSON.stringify({ free: limits, pro: limits, business: limits }) });
     platform = await createPlatform(config, { database, logger: createLogger('silent'), passwordHasher });
     server = await listen(platform);
