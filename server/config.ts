@@ -59,6 +59,8 @@ export interface ServerConfig {
   readonly plans: Readonly<Record<Tier, PlanLimits>>;
   /** Interval of `: keep-alive` comments on `/chat` streams; default 10 000 ms (the contract asks for ≤ 15 s). */
   readonly sseKeepAliveMs: number;
+  /** How long a `/chat` stream waits for a client that does not read (socket not draining) before it is cut; default 30 000 ms. */
+  readonly sseWriteStallMs: number;
   /** How long SIGTERM waits for in-flight `/chat` streams before cutting them; default 25 000 ms. */
   readonly shutdownGraceMs: number;
   /** NODE_ENV as read at start (a bundler may inline `process.env.NODE_ENV`; this value is the real one). */
@@ -103,7 +105,7 @@ export const CONFIG_VARIABLES = Object.freeze([
   'KIT_TURNSTILE_SECRET', 'KIT_TURNSTILE_SITE_KEY', 'KIT_INFERENCE_URL', 'KIT_INFERENCE_MODEL', 'KIT_INFERENCE_API_KEY',
   'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KIT_STRIPE_PRICE_PRO', 'KIT_STRIPE_PRICE_BUSINESS', 'KIT_STRIPE_API_BASE',
   'KIT_TURNSTILE_VERIFY_URL', 'KIT_ALTCHA_MAX_NUMBER', 'KIT_ALTCHA_TTL_SECONDS', 'KIT_REDACT_SOURCES', 'KIT_PLAN_LIMITS',
-  'KIT_SSE_KEEPALIVE_MS', 'KIT_SHUTDOWN_GRACE_MS', 'KIT_DEMO', 'KIT_SDK_DIR', 'KIT_DEMO_DIR', 'NODE_ENV',
+  'KIT_SSE_KEEPALIVE_MS', 'KIT_SSE_WRITE_STALL_MS', 'KIT_SHUTDOWN_GRACE_MS', 'KIT_DEMO', 'KIT_SDK_DIR', 'KIT_DEMO_DIR', 'NODE_ENV',
   'KIT_DATA_DIR_LOCK_WAIT_MS', 'KIT_PGLITE_SHARED_BUFFERS', 'KIT_HEADERS_TIMEOUT_MS', 'KIT_REQUEST_TIMEOUT_MS',
   'KIT_KEEP_ALIVE_TIMEOUT_MS', 'KIT_MAX_CONNECTIONS_PER_IP', 'KIT_CONFIG_PER_MINUTE',
   'KIT_SETTINGS_CACHE_TTL_MS', 'KIT_QUESTION_LOG_FLUSH_MS', 'KIT_QUESTION_LOG_QUEUE_MAX', 'KIT_PURGE_INTERVAL_MINUTES',
@@ -221,6 +223,7 @@ const EnvSchema = z.object({
       }),
   ),
   KIT_SSE_KEEPALIVE_MS: int(50, 15_000, 10_000),
+  KIT_SSE_WRITE_STALL_MS: int(100, 600_000, 30_000),
   KIT_SHUTDOWN_GRACE_MS: int(0, 600_000, 25_000),
   KIT_DATA_DIR_LOCK_WAIT_MS: int(0, 600_000, 0),
   KIT_PGLITE_SHARED_BUFFERS: z.preprocess(blankToUndefined, z.string().regex(/^\d{1,6}(kB|MB|GB)$/, 'must be a size like 16MB, 512kB or 1GB').default('16MB')),
@@ -307,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     redactSources: e.KIT_REDACT_SOURCES,
     plans: e.KIT_PLAN_LIMITS,
     sseKeepAliveMs: e.KIT_SSE_KEEPALIVE_MS,
+    sseWriteStallMs: e.KIT_SSE_WRITE_STALL_MS,
     shutdownGraceMs: e.KIT_SHUTDOWN_GRACE_MS,
     nodeEnv: e.NODE_ENV ?? null,
     http: {

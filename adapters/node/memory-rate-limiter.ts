@@ -50,5 +50,9 @@ export function createMemoryRateLimiter(options: { maxBuckets?: number } = {}): 
       const w = current(bucket, windowSeconds, now);
       return state(w.count, limit, w.end, false);
     },
+    async undo(bucket, windowSeconds, now) {
+      const w = current(bucket, windowSeconds, now);
+      if (w.count > 0) w.count -= 1;
+    },
   };
 }

@@ -35,7 +35,7 @@ const BotChallenge = z
         algorithm: z.enum(['SHA-1', 'SHA-256', 'SHA-512']),
         challenge: z.string(),
         maxnumber: z.number().int(),
-        salt: z.string().meta({ description: 'Carries `expires=<unix seconds>` and the origin it was issued for.' }),
+        salt: z.string().meta({ description: 'Carries `expires=<unix seconds>`, the key id (`key=`) and the origin it was issued for: the solution opens a session for that key (and origin) only.' }),
         signature: z.string(),
       }),
     }),
@@ -102,7 +102,7 @@ export function browserRoutes({ config, clock, challenge, sessions, limiter, ass
         const plan = config.plans[auth.orgTier];
         const origin = ctx.get('origin') || null;
         const [bot_challenge, resolved] = await Promise.all([
-          auth.keyKind === 'secret' ? { provider: 'none' as const } : challenge.issue({ origin }),
+          auth.keyKind === 'secret' ? { provider: 'none' as const } : challenge.issue({ origin, keyId: auth.keyId }),
           assistant?.resolveForKey(auth.orgId, auth.keyId),
         ]);
         return {
@@ -150,7 +150,7 @@ export function browserRoutes({ config, clock, challenge, sessions, limiter, ass
           throw new KitError('challenge_failed', `This server uses the ${challenge.provider} bot challenge; get a fresh one from GET /v1/config.`);
         }
         const origin = ctx.get('origin') || null;
-        const outcome = await challenge.verify(body.solution, { origin, remoteIp: ip });
+        const outcome = await challenge.verify(body.solution, { origin, keyId: auth.keyId, remoteIp: ip });
         if (!outcome.ok) throw new KitError(outcome.code, outcome.reason);
         const issued = sessions.issue({ keyId: auth.keyId, origin }, plan.sessionTtlSeconds, now);
         return { status: 201, headers: { 'Cache-Control': 'no-store' }, body: { session: issued.token, expires_at: issued.expiresAt.toISOString() } };

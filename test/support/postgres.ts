@@ -12,6 +12,8 @@ export interface TestPostgres {
   pause(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts a paused server again on the same port and data. */
   resume(): Promise<void>;
+  /** Stops the cluster (fast shutdown: open connections are cut), keeps it down `downMs`, starts it again on the same port. */
+  restart(downMs: number): Promise<void>;
 }
 
 const BIN = process.env.KIT_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -79,5 +81,10 @@ export async function startPostgres(): Promise<TestPostgres> {
   });
   const pause = async (mode: 'fast' | 'immediate' = 'fast'): Promise<void> => run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
   const resume = async (): Promise<void> => start();
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, pause, resume };
+  const restart = async (downMs: number): Promise<void> => {
+    await pause('fast');
+    await new Promise((r) => setTimeout(r, downMs));
+    await resume();
+  };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, pause, resume, restart };
 }
