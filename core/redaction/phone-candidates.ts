@@ -27,13 +27,28 @@ export const CONTEXT_AFTER = 16;
 const PHONE_WORD = /(?:^|[^a-zà-ÿ])(?:phone|ph|tel|telephone|mobile|mob|cell|cellphone|fax|call|calls|contact|desk|office|sms|text|whatsapp|dial|hotline|helpline|messages?|t[ée]l[ée]phone|t[ée]l|telefon|tel[ée]fono|handy|m[óo]vil|portable|fixe)(?![a-zà-ÿ])|電話|电话|手機|手机|携帯|傳真|传真/i;
 const EXTENSION = /[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6}$/;
 
+/** Sticky copy of CANDIDATE, to re-read the part of a match before a column gap. */
+const CANDIDATE_AT = new RegExp(CANDIDATE.source, 'y');
+/** A run of separators that no phone has inside it (table columns, "606  0049 …"); " - " is a phone separator. */
+const GAP = /[ \u00a0.\-]{2,}/g;
+
 /** Yields every candidate in `text`, left to right. */
 export function* phoneCandidates(text: string): Generator<PhoneCandidate> {
   CANDIDATE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = CANDIDATE.exec(text)) !== null) {
-    const raw = m[0];
+    let raw = m[0];
     const start = m.index;
+    // A digit run with a column gap in it is several numbers side by side, not one: the part before the gap is a
+    // candidate of its own and the scan resumes after the gap, so a rejected run never hides the phone next to it.
+    const gap = columnGap(raw);
+    if (gap !== null) {
+      CANDIDATE.lastIndex = start + gap[1];
+      CANDIDATE_AT.lastIndex = start;
+      const head = CANDIDATE_AT.exec(text.slice(0, start + gap[0]));
+      if (head === null) continue;
+      raw = head[0];
+    }
     const end = start + raw.length;
     // "2,111.72": the tail of a number with a thousands separator.
     if (start > 1 && text[start - 1] === ',' && /\d/.test(text[start - 2]!)) continue;
@@ -56,6 +71,15 @@ export function* phoneCandidates(text: string): Generator<PhoneCandidate> {
     };
     if (end > CANDIDATE.lastIndex) CANDIDATE.lastIndex = end;
   }
+}
+
+/** [start, end) of the first column gap in a candidate (outside a trailing extension), or null. */
+function columnGap(raw: string): [number, number] | null {
+  const body = raw.replace(EXTENSION, '');
+  GAP.lastIndex = 0;
+  let g: RegExpExecArray | null;
+  while ((g = GAP.exec(body)) !== null) if (g[0] !== ' - ') return [g.index, g.index + g[0].length];
+  return null;
 }
 
 /** Rejects digit runs that are something else: dates, year ranges, decimals, IP addresses, ISBNs, formulas. */
