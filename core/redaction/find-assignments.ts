@@ -6,22 +6,27 @@ import type { Detection } from './types.js';
  * sees which setting it was. Case-insensitive triggers; everything else is decided at the few places they occur.
  */
 /** Key names that hold a credential (matched in the lower-cased key). */
-const KEY_WORD = /pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|authorization/g;
+const KEY_WORD = /pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|creds|authorization/g;
 /** Longest key name and value considered (default 64 and 512 characters). */
 export const MAX_KEY_CHARS = 64;
 export const MAX_VALUE_CHARS = 512;
 
 /** Key endings that name a property of a credential, not the credential (`max_tokens`, `token_type`, `password_reset_url`). */
 const META_SUFFIX = /^(?:s|_?(?:count|limit|type|len|length|url|uri|endpoint|name|id|file|path|field|hint|policy|expir\w*|expires\w*|ttl|at|reset\w*|min|max|size|label|prompt|placeholder|required|format|mode|header|param\w*|index|usage|budget|window|strategy|rotation|manager|store|prefix|version|enabled|storage|provider|scope|audience|issuer|lifetime|validation|strength|confirm\w*|change\w*|forgot\w*|page|form|input|button|link|text|message|title|description|help|error))(?![A-Za-z0-9])/i;
-const SEPARATOR = /["'`]?[ \t]*(?::=|=>|==|[:=])[ \t]*/y;
+const SEPARATOR = /["'`]?[ \t]*(?::{1,3}=|[.?]=|=>|==|[:=])[ \t]*/y;
 const SCHEME = /(?:bearer|basic|token|digest|bot|jwt|apikey)[ \t]+/iy;
 const UNQUOTED_VALUE = /[^\s'"`,;<>(){}[\]]{1,512}/y;
 /** In a URL query (`?token=…&lang=en`) '&' ends the value; elsewhere it may be part of a password. */
 const QUERY_VALUE = /[^\s'"`,;&<>(){}[\]#]{1,512}/y;
 
+/** Type names between a key and its '=' in typed declarations (`var apiToken string = "…"`, `token: str = …`). */
+const TYPE_NAME = /^(?:string|str|char|bytes|secretstr|securestring)$/;
+
 /**
  * Every assignment has a ':' or '=' after its key, and those are rare in prose, so the scan jumps between them
- * with indexOf and reads the key backwards; `Bearer` outside a header is found from its own letters.
+ * with indexOf and reads the key backwards; `Bearer` outside a header is found from its own letters. Two more
+ * forms of code: a quoted key and value passed together (`setProperty("API_TOKEN", "…")`, found from the ','
+ * after a quote) and an element named like a key (`<apiToken>…</apiToken>`, found from '<').
  */
 export function findAssignments(text: string, out: Detection[]): void {
   for (const sep of [':', '=']) {
@@ -31,6 +36,11 @@ export function findAssignments(text: string, out: Detection[]): void {
       at = text.indexOf(sep, Math.max(at + 1, end));
     }
   }
+  for (let at = text.indexOf(','); at !== -1; at = text.indexOf(',', at + 1)) {
+    if (at > 1 && (text[at - 1] === '"' || text[at - 1] === "'")) at = Math.max(at, quotedPairAt(text, at, out));
+  }
+  for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) at = Math.max(at, elementAt(text, at, out));
+  for (let at = text.indexOf('curl'); at !== -1; at = text.indexOf('curl', at + 4)) curlUserAt(text, at, out);
   for (let at = text.indexOf('earer'); at !== -1; at = text.indexOf('earer', at + 5)) {
     if (at > 0 && (text[at - 1] === 'B' || text[at - 1] === 'b') && (at < 2 || !isKeyChar(text.charCodeAt(at - 2)))) bearerAt(text, at + 5, out);
   }
@@ -39,13 +49,35 @@ export function findAssignments(text: string, out: Detection[]): void {
 /** The assignment whose separator is at `sep`, if its key names a credential; returns the value's end or -1. */
 function assignmentBefore(text: string, sep: number, out: Detection[]): number {
   let k = sep;
+  // `.=` (PHP) and `?=` (make): the operator's first character belongs to the separator.
+  if (text[sep] === '=' && k > 0 && (text[k - 1] === '.' || text[k - 1] === '?')) k--;
   while (k > 0 && sep - k < 8 && (text[k - 1] === ' ' || text[k - 1] === '\t')) k--;
   if (k > 0 && (text[k - 1] === '"' || text[k - 1] === "'" || text[k - 1] === '`')) k--;
   const keyEnd = k;
   while (k > 0 && keyEnd - k < MAX_KEY_CHARS && isKeyChar(text.charCodeAt(k - 1))) k--;
   if (k === keyEnd) return -1;
-  const key = text.slice(k, keyEnd).toLowerCase();
   const inQuery = k > 0 && (text[k - 1] === '?' || text[k - 1] === '&');
+  let credential = credentialWord(text, k, keyEnd);
+  if (credential === null && TYPE_NAME.test(text.slice(k, keyEnd).toLowerCase())) {
+    // A typed declaration: the name before the type is the key.
+    let e = k;
+    while (e > 0 && k - e < 8 && /[ \t:*&]/.test(text[e - 1]!)) e--;
+    let b = e;
+    while (b > 0 && e - b < MAX_KEY_CHARS && isKeyChar(text.charCodeAt(b - 1))) b--;
+    if (b < e && e < k) credential = credentialWord(text, b, e);
+  }
+  if (credential === null && text.slice(k, keyEnd).toLowerCase() === 'value') {
+    // .NET-style settings: `<add key="ApiToken" value="…" />` — the key is the attribute before.
+    const attr = /(?:key|name)[ \t]*=[ \t]*["']([\w.:-]{1,64})["'][ \t]+$/i.exec(text.slice(Math.max(0, k - 80), k));
+    if (attr) credential = credentialWord(attr[1]!, 0, attr[1]!.length);
+  }
+  if (credential === null) return -1;
+  return assignmentAt(text, keyEnd, credential, inQuery, out);
+}
+
+/** The credential word a key ends a word part with (`api_token`, `secretKey`), or null (`secretary`, `max_tokens`). */
+function credentialWord(text: string, k: number, keyEnd: number): string | null {
+  const key = text.slice(k, keyEnd).toLowerCase();
   KEY_WORD.lastIndex = 0;
   let word: RegExpExecArray | null;
   let credential: string | null = null;
@@ -56,8 +88,61 @@ function assignmentBefore(text: string, sep: number, out: Detection[]): number {
     if (META_SUFFIX.test(key.slice(word.index + word[0].length))) continue;
     credential = word[0];
   }
-  if (credential === null) return -1;
-  return assignmentAt(text, keyEnd, credential, inQuery, out);
+  return credential;
+}
+
+/**
+ * `"API_TOKEN", "…"` — a quoted key, a comma and a quoted value, as in `setProperty`, `put` or `os.environ` calls.
+ * Lists of names look the same (`["token", "expiry"]`, `['password', 'secrets.*']`), so the value must look
+ * generated: the strict check, and a digit or an upper-case letter inside a word.
+ */
+function quotedPairAt(text: string, comma: number, out: Detection[]): number {
+  const q = text[comma - 1]!;
+  let k = comma - 1;
+  while (k > 0 && comma - 1 - k < MAX_KEY_CHARS && isKeyChar(text.charCodeAt(k - 1))) k--;
+  if (k === comma - 1 || text[k - 1] !== q || credentialWord(text, k, comma - 1) === null) return -1;
+  let v = comma + 1;
+  while (v < text.length && v - comma < 8 && (text[v] === ' ' || text[v] === '\t')) v++;
+  if (text[v] !== '"' && text[v] !== "'") return -1;
+  const value = valueAt(text, v, UNQUOTED_VALUE);
+  const token = value === null ? '' : text.slice(value[0], value[1]);
+  if (value === null || !credentialLike(token, true) || !/\d|[a-z][A-Z]/.test(token)) return -1;
+  out.push({ start: value[0], end: value[1], kind: 'secret' });
+  return value[1];
+}
+
+/** `curl -u user:password` / `--user user:password` on the curl command's line (continuations included). */
+function curlUserAt(text: string, at: number, out: Detection[]): void {
+  if (at > 0 && isKeyChar(text.charCodeAt(at - 1))) return;
+  const re = /(?:[^\n]|\\\n){0,400}?[ \t](?:-u|--user)(?:=|[ \t]{1,5})(["']?)([^\s"':]{1,128}:[^\s"']{1,128})\1(?=[\s;|&]|$)/y;
+  re.lastIndex = at + 4;
+  const m = re.exec(text);
+  if (m === null) return;
+  const value = m[2]!;
+  const password = value.slice(value.indexOf(':') + 1);
+  if (isPlaceholder(password) || /^[$%{<]/.test(password)) return; // `$PASS`, `${{ secrets.x }}`: references
+
+  const end = at + 4 + m[0].length - m[1]!.length;
+  out.push({ start: end - value.length, end, kind: 'secret' });
+}
+
+/** `<apiToken>…</apiToken>`: an element named like a credential key holding one token. */
+function elementAt(text: string, lt: number, out: Detection[]): number {
+  const open = /<([\w.-]{1,64})>/y;
+  open.lastIndex = lt;
+  const m = open.exec(text);
+  if (m === null || credentialWord(text, lt + 1, lt + 1 + m[1]!.length) === null) return -1;
+  const body = lt + m[0].length;
+  const close = text.indexOf(`</${m[1]}>`, body);
+  if (close === -1 || close - body > MAX_VALUE_CHARS) return -1;
+  let start = body;
+  let end = close;
+  while (start < end && /\s/.test(text[start]!)) start++;
+  while (end > start && /\s/.test(text[end - 1]!)) end--;
+  const value = text.slice(start, end);
+  if (value.length === 0 || /[\s<]/.test(value) || !credentialLike(value, false)) return -1;
+  out.push({ start, end, kind: 'secret' });
+  return close;
 }
 
 function assignmentAt(text: string, keyEnd: number, word: string, inQuery: boolean, out: Detection[]): number {
@@ -136,10 +221,23 @@ function credentialLike(value: string, strict: boolean): boolean {
 
 /** Values that stand for a secret in docs and templates rather than being one. */
 export function isPlaceholder(value: string): boolean {
+  if (filler(value)) return true;
   const v = value.toLowerCase();
   return /^(?:[*x•.#_-]+|<[^>]*>|\[[^\]]*\]|\$\{[^}]*\}|\{\{[^}]*\}\}|%[^%]*%|\$[a-z_][a-z0-9_]*|process\.env\.\w+|null|none|nil|undefined|true|false|empty|required|optional|string|str|text|value|example|sample|dummy|test|changeme|change_me|redacted|hidden|secret|password|passwd|pass|pwd|token|key|apikey|api_key|placeholder|your[_-]?[a-z_-]*|my[_-]?(?:password|secret|token|key)|\.\.\.|…)$/.test(v);
 }
 
 function isKeyChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+}
+
+/**
+ * Token-shaped filler in docs: runs of five or more identical characters making up half the value
+ * (`ghp_xxxxxxxx…`, `A3-XXXXXX-…`, `glc_1111…`), AWS's documented example keys (`…EXAMPLE`) and `…YOUR_…` slots.
+ * Real formats may hold such a run (Twitter bearer tokens start with 22 'A's) but never as half of the token.
+ */
+export function filler(value: string): boolean {
+  if (value.includes('EXAMPLE') || value.includes('YOUR_')) return true;
+  let runs = 0;
+  for (const m of value.matchAll(/(.)\1{4,}/g)) runs += m[0].length;
+  return runs * 2 >= value.length;
 }

@@ -1,4 +1,4 @@
-import { findAssignments, isPlaceholder } from './find-assignments.js';
+import { filler, findAssignments, isPlaceholder } from './find-assignments.js';
 import { TOKEN_RULES, type TokenRule } from './secret-rules.js';
 import type { Detection } from './types.js';
 
@@ -44,6 +44,7 @@ export function findSecrets(text: string, out: Detection[]): void {
     const end = tokenAt(text, m.index, LETTER_RULES.get(m[0])!, out);
     if (end > LETTER_TRIGGERS.lastIndex) LETTER_TRIGGERS.lastIndex = end;
   }
+  eachLiteral(text, 'Q~', azureSecretAt, out);
   eachLiteral(text, '-----BEGIN', pemAt, out);
   eachLiteral(text, '://', urlPasswordAt, out);
   findAssignments(text, out);
@@ -91,14 +92,29 @@ function tokenAt(text: string, at: number, rules: readonly TokenRule[], out: Det
   for (const rule of rules) {
     rule.re.lastIndex = at;
     const m = rule.re.exec(text);
-    if (m === null || (rule.accept && !rule.accept(m[0]))) continue;
+    if (m === null || (rule.accept && !rule.accept(m[0])) || filler(m[0])) continue;
     const end = at + m[0].length;
     // A token glued to more token characters is part of something longer (a hash, a path): not this shape.
     if (end < text.length && (isAlnum(text.charCodeAt(end)) || text.charCodeAt(end) === 95)) continue;
-    out.push({ start: at, end, kind: 'secret' });
+    const lead = rule.lead?.exec(text.slice(Math.max(0, at - 64), at))?.[0].length ?? 0;
+    if (rule.lead && lead === 0 && !rule.lead.test('')) continue;
+    out.push({ start: at - lead, end, kind: 'secret' });
     return end;
   }
   return -1;
+}
+
+/** Azure AD client secrets: three characters, a digit, `Q~`, then 31–34 characters (gitleaks azure-ad-client-secret). */
+function azureSecretAt(text: string, at: number, out: Detection[]): number {
+  const start = at - 4;
+  if (start < 0 || !/^[\w~.]{3}\d$/.test(text.slice(start, at)) || (start > 0 && /[\w~.-]/.test(text[start - 1]!))) return -1;
+  const m = /[\w~.-]{31,34}(?![\w~.-])/y;
+  m.lastIndex = at + 2;
+  const body = m.exec(text);
+  if (body === null) return -1;
+  const end = at + 2 + body[0].length;
+  out.push({ start, end, kind: 'secret' });
+  return end;
 }
 
 function pemAt(text: string, at: number, out: Detection[]): number {
