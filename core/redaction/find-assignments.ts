@@ -24,9 +24,9 @@ const TYPE_NAME = /^(?:string|str|char|bytes|secretstr|securestring)$/;
 
 /**
  * Every assignment has a ':' or '=' after its key, and those are rare in prose, so the scan jumps between them
- * with indexOf and reads the key backwards; `Bearer` outside a header is found from its own letters. Two more
- * forms of code: a quoted key and value passed together (`setProperty("API_TOKEN", "…")`, found from the ','
- * after a quote) and an element named like a key (`<apiToken>…</apiToken>`, found from '<').
+ * with indexOf and reads the key backwards. Two more forms of code: a quoted key and value passed together
+ * (`setProperty("API_TOKEN", "…")`, found from a quote followed by ',') and an element named like a key
+ * (`<apiToken>…</apiToken>`, found from '<'). `Bearer <token>` outside a header: bearerAt.
  */
 export function findAssignments(text: string, out: Detection[]): void {
   for (const sep of [':', '=']) {
@@ -36,14 +36,10 @@ export function findAssignments(text: string, out: Detection[]): void {
       at = text.indexOf(sep, Math.max(at + 1, end));
     }
   }
-  for (let at = text.indexOf(','); at !== -1; at = text.indexOf(',', at + 1)) {
-    if (at > 1 && (text[at - 1] === '"' || text[at - 1] === "'")) at = Math.max(at, quotedPairAt(text, at, out));
+  for (const q of ['"', "'"]) {
+    for (let at = text.indexOf(q, 1); at !== -1; at = text.indexOf(q, at + 1)) if (text[at + 1] === ',') at = Math.max(at, quotedPairAt(text, at + 1, out));
   }
   for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) at = Math.max(at, elementAt(text, at, out));
-  for (let at = text.indexOf('curl'); at !== -1; at = text.indexOf('curl', at + 4)) curlUserAt(text, at, out);
-  for (let at = text.indexOf('earer'); at !== -1; at = text.indexOf('earer', at + 5)) {
-    if (at > 0 && (text[at - 1] === 'B' || text[at - 1] === 'b') && (at < 2 || !isKeyChar(text.charCodeAt(at - 2)))) bearerAt(text, at + 5, out);
-  }
 }
 
 /** The assignment whose separator is at `sep`, if its key names a credential; returns the value's end or -1. */
@@ -57,27 +53,30 @@ function assignmentBefore(text: string, sep: number, out: Detection[]): number {
   while (k > 0 && keyEnd - k < MAX_KEY_CHARS && isKeyChar(text.charCodeAt(k - 1))) k--;
   if (k === keyEnd) return -1;
   const inQuery = k > 0 && (text[k - 1] === '?' || text[k - 1] === '&');
-  let credential = credentialWord(text, k, keyEnd);
-  if (credential === null && TYPE_NAME.test(text.slice(k, keyEnd).toLowerCase())) {
+  const key = text.slice(k, keyEnd).toLowerCase();
+  let credential = credentialWord(text, k, key);
+  if (credential === null && key.length <= 12 && TYPE_NAME.test(key)) {
     // A typed declaration: the name before the type is the key.
     let e = k;
     while (e > 0 && k - e < 8 && /[ \t:*&]/.test(text[e - 1]!)) e--;
     let b = e;
     while (b > 0 && e - b < MAX_KEY_CHARS && isKeyChar(text.charCodeAt(b - 1))) b--;
-    if (b < e && e < k) credential = credentialWord(text, b, e);
-  }
-  if (credential === null && text.slice(k, keyEnd).toLowerCase() === 'value') {
+    if (b < e && e < k) credential = credentialWord(text, b, text.slice(b, e).toLowerCase());
+  } else if (credential === null && key === 'value') {
     // .NET-style settings: `<add key="ApiToken" value="…" />` — the key is the attribute before.
     const attr = /(?:key|name)[ \t]*=[ \t]*["']([\w.:-]{1,64})["'][ \t]+$/i.exec(text.slice(Math.max(0, k - 80), k));
-    if (attr) credential = credentialWord(attr[1]!, 0, attr[1]!.length);
+    if (attr) credential = credentialWord(attr[1]!, 0, attr[1]!.toLowerCase());
   }
-  if (credential === null) return -1;
+  if (credential === null) return text[sep] === ':' ? curlUserAt(text, sep, out) : -1;
   return assignmentAt(text, keyEnd, credential, inQuery, out);
 }
 
-/** The credential word a key ends a word part with (`api_token`, `secretKey`), or null (`secretary`, `max_tokens`). */
-function credentialWord(text: string, k: number, keyEnd: number): string | null {
-  const key = text.slice(k, keyEnd).toLowerCase();
+/**
+ * The credential word the key at `k` (`key` = its lower-cased text) ends a word part with (`api_token`,
+ * `secretKey`), or null (`secretary`, `max_tokens`).
+ */
+function credentialWord(text: string, k: number, key: string): string | null {
+  const keyEnd = k + key.length;
   KEY_WORD.lastIndex = 0;
   let word: RegExpExecArray | null;
   let credential: string | null = null;
@@ -100,7 +99,7 @@ function quotedPairAt(text: string, comma: number, out: Detection[]): number {
   const q = text[comma - 1]!;
   let k = comma - 1;
   while (k > 0 && comma - 1 - k < MAX_KEY_CHARS && isKeyChar(text.charCodeAt(k - 1))) k--;
-  if (k === comma - 1 || text[k - 1] !== q || credentialWord(text, k, comma - 1) === null) return -1;
+  if (k === comma - 1 || text[k - 1] !== q || credentialWord(text, k, text.slice(k, comma - 1).toLowerCase()) === null) return -1;
   let v = comma + 1;
   while (v < text.length && v - comma < 8 && (text[v] === ' ' || text[v] === '\t')) v++;
   if (text[v] !== '"' && text[v] !== "'") return -1;
@@ -111,19 +110,30 @@ function quotedPairAt(text: string, comma: number, out: Detection[]): number {
   return value[1];
 }
 
-/** `curl -u user:password` / `--user user:password` on the curl command's line (continuations included). */
-function curlUserAt(text: string, at: number, out: Detection[]): void {
-  if (at > 0 && isKeyChar(text.charCodeAt(at - 1))) return;
-  const re = /(?:[^\n]|\\\n){0,400}?[ \t](?:-u|--user)(?:=|[ \t]{1,5})(["']?)([^\s"':]{1,128}:[^\s"']{1,128})\1(?=[\s;|&]|$)/y;
-  re.lastIndex = at + 4;
-  const m = re.exec(text);
-  if (m === null) return;
-  const value = m[2]!;
-  const password = value.slice(value.indexOf(':') + 1);
-  if (isPlaceholder(password) || /^[$%{<]/.test(password)) return; // `$PASS`, `${{ secrets.x }}`: references
-
-  const end = at + 4 + m[0].length - m[1]!.length;
-  out.push({ start: end - value.length, end, kind: 'secret' });
+/**
+ * `curl -u user:password` / `--user user:password` (found from the ':'): the pair is masked when `curl` starts the
+ * command, on the same line or one continued with a backslash.
+ */
+function curlUserAt(text: string, colon: number, out: Detection[]): number {
+  let k = colon;
+  for (let c = 0; k > 0 && colon - k < 128; k--) {
+    c = text.charCodeAt(k - 1);
+    if (c <= 32 || c === 34 || c === 39 || c === 61) break; // space, quotes, '='
+  }
+  const before = text.slice(Math.max(0, k - 16), k);
+  if (k === colon || !before.includes('-u')) return -1; // cheap test first: most colons are not in a curl command
+  const flag = /(?:^|[ \t])(?:-u|--user)(?:=|[ \t]{1,5})(["']?)$/.exec(before);
+  if (flag === null) return -1;
+  const cmd = text.lastIndexOf('curl', k);
+  if (cmd === -1 || k - cmd > 400 || /[^\\]\n/.test(text.slice(cmd, k)) || (cmd > 0 && isKeyChar(text.charCodeAt(cmd - 1)))) return -1;
+  const pass = /[^\s"']{1,128}/y;
+  pass.lastIndex = colon + 1;
+  const m = pass.exec(text);
+  if (m === null || isPlaceholder(m[0]) || /^[$%{<]/.test(m[0])) return -1; // `$PASS`, `${{ secrets.x }}`: references
+  const end = colon + 1 + m[0].length;
+  if (flag[1] && text[end] !== flag[1]) return -1;
+  out.push({ start: k, end, kind: 'secret' });
+  return end;
 }
 
 /** `<apiToken>…</apiToken>`: an element named like a credential key holding one token. */
@@ -131,10 +141,11 @@ function elementAt(text: string, lt: number, out: Detection[]): number {
   const open = /<([\w.-]{1,64})>/y;
   open.lastIndex = lt;
   const m = open.exec(text);
-  if (m === null || credentialWord(text, lt + 1, lt + 1 + m[1]!.length) === null) return -1;
+  if (m === null || credentialWord(text, lt + 1, m[1]!.toLowerCase()) === null) return -1;
   const body = lt + m[0].length;
-  const close = text.indexOf(`</${m[1]}>`, body);
-  if (close === -1 || close - body > MAX_VALUE_CHARS) return -1;
+  const found = text.slice(body, body + MAX_VALUE_CHARS + 70).indexOf(`</${m[1]}>`); // bounded: never a scan of the page
+  if (found === -1 || found > MAX_VALUE_CHARS) return -1;
+  const close = body + found;
   let start = body;
   let end = close;
   while (start < end && /\s/.test(text[start]!)) start++;
@@ -164,8 +175,12 @@ function assignmentAt(text: string, keyEnd: number, word: string, inQuery: boole
   return end;
 }
 
-/** `Bearer <token>` outside an Authorization header (curl lines, prose): the token must look generated. */
-function bearerAt(text: string, at: number, out: Detection[]): number {
+/**
+ * `Bearer <token>` outside an Authorization header (curl lines, prose): the token must look generated. `at` is the
+ * index after "Bearer"; find-secrets.ts finds the word in its scan for literal token starts.
+ */
+export function bearerAt(text: string, at: number, out: Detection[]): number {
+  if (at > 6 && isKeyChar(text.charCodeAt(at - 7))) return -1;
   const gap = /[ \t]+/y;
   gap.lastIndex = at;
   const g = gap.exec(text);

@@ -1,25 +1,31 @@
-import { filler, findAssignments, isPlaceholder } from './find-assignments.js';
+import { bearerAt, filler, findAssignments, isPlaceholder } from './find-assignments.js';
 import { TOKEN_RULES, type TokenRule } from './secret-rules.js';
 import type { Detection } from './types.js';
 
 /**
  * Where the scan starts. Page text is mostly prose, so instead of one big alternation tried at every character
- * (≈ 30 MB/s), the scan jumps with indexOf between the punctuation every prefixed token contains ('_', '-', '.')
- * and looks up the letters just before it ("sk" + "_", "glpat" + "-", "SG" + "."); tokens without such
- * punctuation (AKIA…, AIza…) have a regex that starts with rare literals, which V8 skips through quickly.
+ * (≈ 30 MB/s), the scan jumps with indexOf between the punctuation every prefixed token contains ('_', '-', '.',
+ * '~') and looks up the letters just before it ("sk" + "_", "glpat" + "-", "SG" + ".", "sha256" + "~"); tokens
+ * without such punctuation (AKIA…, AIza…) have a regex that starts with rare literals, which V8 skips through
+ * quickly. Multi-character searches (indexOf of "Q~", a regex starting with a common lower-case letter) cost a
+ * millisecond or more per megabyte of two-byte text each, so new shapes hang off these scans instead.
  */
 const HEAD_RULES = new Map<string, TokenRule[]>();
 const LETTER_RULES = new Map<string, TokenRule[]>();
 for (const rule of TOKEN_RULES) {
   for (const t of rule.triggers) {
-    const anchor = t.search(/[_.-]/);
+    const anchor = t.search(/[_.~-]/);
     const [map, key] = anchor <= 0 ? [LETTER_RULES, t] : [HEAD_RULES, t.slice(0, anchor + 1)];
     const list = map.get(key) ?? [];
     if (!list.includes(rule)) list.push(rule);
     map.set(key, list);
   }
 }
-const LETTER_TRIGGERS = new RegExp([...LETTER_RULES.keys()].map(escapeRegExp).join('|'), 'g');
+/**
+ * Token starts without an anchor, and `Bearer` (a token after it is a credential, see bearerAt). All start with
+ * an upper-case letter or a rare lower-case one: each common first letter would slow the scan of every page.
+ */
+const LETTER_TRIGGERS = new RegExp([...LETTER_RULES.keys(), 'Bearer'].map(escapeRegExp).join('|'), 'g');
 /** Longest run of letters/digits looked up before an anchor (the longest head, "sntrys"/"github"/"sq0atp", is 6). */
 const MAX_HEAD = 8;
 /** Longest JWT header searched backwards from its first '.' (default 1,024 characters). */
@@ -36,15 +42,15 @@ const JWT = /eyJ[\w+/-]{10,}\.eyJ[\w+/-]{10,}\.(?:[\w+/-]{8,}={0,2})?/y;
 
 /** Secrets: provider keys and tokens, PEM private keys, JWTs, URL passwords, and `key = value` credentials. */
 export function findSecrets(text: string, out: Detection[]): void {
-  for (const anchor of ['_', '-', '.']) scanAnchor(text, anchor, out);
+  for (const anchor of ['_', '-', '.', '~']) scanAnchor(text, anchor, out);
   LETTER_TRIGGERS.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = LETTER_TRIGGERS.exec(text)) !== null) {
     if (wordCharBefore(text, m.index)) continue;
-    const end = tokenAt(text, m.index, LETTER_RULES.get(m[0])!, out);
+    const rules = LETTER_RULES.get(m[0]);
+    const end = rules ? tokenAt(text, m.index, rules, out) : bearerAt(text, m.index + 6, out);
     if (end > LETTER_TRIGGERS.lastIndex) LETTER_TRIGGERS.lastIndex = end;
   }
-  eachLiteral(text, 'Q~', azureSecretAt, out);
   eachLiteral(text, '-----BEGIN', pemAt, out);
   eachLiteral(text, '://', urlPasswordAt, out);
   findAssignments(text, out);
@@ -70,6 +76,7 @@ function scanAnchor(text: string, anchor: string, out: Detection[]): void {
       if (rules) next = Math.max(next, tokenAt(text, h, rules, out));
     }
     if (anchor === '.') next = Math.max(next, jwtEndingAt(text, at, out));
+    else if (anchor === '~') next = Math.max(next, azureSecretAt(text, at, out));
     at = text.indexOf(anchor, next);
   }
 }
@@ -105,10 +112,12 @@ function tokenAt(text: string, at: number, rules: readonly TokenRule[], out: Det
 }
 
 /** Azure AD client secrets: three characters, a digit, `Q~`, then 31–34 characters (gitleaks azure-ad-client-secret). */
-function azureSecretAt(text: string, at: number, out: Detection[]): number {
+function azureSecretAt(text: string, tilde: number, out: Detection[]): number {
+  if (text[tilde - 1] !== 'Q') return -1;
+  const at = tilde - 1;
   const start = at - 4;
   if (start < 0 || !/^[\w~.]{3}\d$/.test(text.slice(start, at)) || (start > 0 && /[\w~.-]/.test(text[start - 1]!))) return -1;
-  const m = /[\w~.-]{31,34}(?![\w~.-])/y;
+  const m = /[\w~.-]{31,34}(?![\w~-]|\.[\w~.-])/y; // a full stop after it ends the sentence
   m.lastIndex = at + 2;
   const body = m.exec(text);
   if (body === null) return -1;
