@@ -12,7 +12,7 @@ export const MAX_KEY_CHARS = 64;
 export const MAX_VALUE_CHARS = 512;
 
 /** Key endings that name a property of a credential, not the credential (`max_tokens`, `token_type`, `password_reset_url`). */
-const META_SUFFIX = /^(?:s|_?(?:count|limit|type|len|length|url|uri|endpoint|name|id|file|path|field|hint|policy|expir\w*|expires\w*|ttl|at|reset\w*|min|max|size|label|prompt|placeholder|required|format|mode|header|param\w*|index|usage|budget|window|strategy|rotation|manager|store|prefix|version|enabled|storage|provider|scope|audience|issuer|lifetime|validation|strength|confirm\w*|change\w*|forgot\w*|page|form|input|button|link|text|message|title|description|help|error))(?![A-Za-z0-9])/i;
+const META_SUFFIX = /^(?:s|[_.-]?(?:count|limit|type|len|length|url|uri|endpoint|name|id|file|path|field|hint|policy|expir\w*|expires\w*|ttl|at|time|reset\w*|min|max|size|label|prompt|placeholder|required|format|mode|header|param\w*|index|usage|budget|window|strategy|rotation|manager|store|prefix|version|enabled|storage|provider|scope|audience|issuer|lifetime|validation|strength|confirm\w*|change\w*|forgot\w*|page|form|input|button|link|text|message|title|description|help|error))(?![A-Za-z0-9])/i;
 const SEPARATOR = /["'`]?[ \t]*(?::{1,3}=|[.?]=|=>|==|[:=])[ \t]*/y;
 const SCHEME = /(?:bearer|basic|token|digest|bot|jwt|apikey)[ \t]+/iy;
 const UNQUOTED_VALUE = /[^\s'"`,;<>(){}[\]]{1,512}/y;
@@ -76,6 +76,7 @@ function assignmentBefore(text: string, sep: number, out: Detection[]): number {
  * `secretKey`), or null (`secretary`, `max_tokens`).
  */
 function credentialWord(text: string, k: number, key: string): string | null {
+  if (/csrf|xsrf|authenticity/.test(key)) return null; // anti-forgery tokens travel with every form: not credentials
   const keyEnd = k + key.length;
   KEY_WORD.lastIndex = 0;
   let word: RegExpExecArray | null;
@@ -170,6 +171,7 @@ function assignmentAt(text: string, keyEnd: number, word: string, inQuery: boole
   const value = valueAt(text, v, inQuery ? QUERY_VALUE : UNQUOTED_VALUE);
   if (value === null) return -1;
   const [start, end, quoted] = value;
+  if (!quoted && text[end] === '(') return -1; // `token = nextToken(…)`: a call, not a value
   if (!credentialLike(text.slice(start, end), colon && !quoted)) return -1;
   out.push({ start, end, kind: 'secret' });
   return end;
@@ -224,6 +226,7 @@ function credentialLike(value: string, strict: boolean): boolean {
   if (/^\d+$/.test(value) && value.length < 6) return false;
   if (/^\d+(?:\.\d+)+$/.test(value)) return false; // versions, decimals
   if (/^(?:https?:)?\/\//i.test(value)) return false; // a URL is where a token comes from, not the token
+  if (/\s/.test(value) && /[=<>]/.test(value)) return false; // a code fragment, not a passphrase
   if (!strict) return true;
   if (value.length < 6) return false;
   let classes = 0;
@@ -238,6 +241,7 @@ function credentialLike(value: string, strict: boolean): boolean {
 export function isPlaceholder(value: string): boolean {
   if (filler(value)) return true;
   const v = value.toLowerCase();
+  if (/^[a-z_]+(?:\.[a-z_]+)+$/i.test(value)) return true; // a reference such as var.db_password or this.token
   return /^(?:[*x•.#_-]+|<[^>]*>|\[[^\]]*\]|\$\{[^}]*\}|\{\{[^}]*\}\}|%[^%]*%|\$[a-z_][a-z0-9_]*|process\.env\.\w+|null|none|nil|undefined|true|false|empty|required|optional|string|str|text|value|example|sample|dummy|test|changeme|change_me|redacted|hidden|secret|password|passwd|pass|pwd|token|key|apikey|api_key|placeholder|your[_-]?[a-z_-]*|my[_-]?(?:password|secret|token|key)|\.\.\.|…)$/.test(v);
 }
 

@@ -147,7 +147,10 @@ function pemAt(text: string, at: number, out: Detection[]): number {
   return end;
 }
 
-/** `scheme://user:password@host` — the password only; the user name and host stay readable. */
+/**
+ * `scheme://user:password@host` — the user and the password (the user part is the token itself in forms such as
+ * `https://<key>:x@host` or sidekiq's `https://<id>:<secret>@gems.contribsys.com`); the host stays readable.
+ */
 function urlPasswordAt(text: string, at: number, out: Detection[]): number {
   let s = at;
   while (s > 0 && at - s < 32 && /[A-Za-z0-9+.-]/.test(text[s - 1]!)) s--;
@@ -155,11 +158,11 @@ function urlPasswordAt(text: string, at: number, out: Detection[]): number {
   URL_USERINFO.lastIndex = at + 3;
   const m = URL_USERINFO.exec(text);
   if (m === null) return -1;
-  const password = m[2]!;
-  if (isPlaceholder(password)) return -1;
-  const start = at + 3 + m[1]!.length + 1;
-  out.push({ start, end: start + password.length, kind: 'secret' });
-  return start + password.length;
+  if (isPlaceholder(m[2]!)) return -1;
+  const start = at + 3;
+  const end = start + m[1]!.length + 1 + m[2]!.length;
+  out.push({ start, end, kind: 'secret' });
+  return end;
 }
 
 /** A letter or digit right before a token start means the "prefix" is the tail of a longer word. */

@@ -194,6 +194,7 @@ function entropy(s: string): number {
   return e;
 }
 
+const DELIMITER = /[\s'"`;,&<>(){}[\]]/;
 const compiledCache = new Map<string, RE2JS | null>();
 function compile(source: string): RE2JS | null {
   if (!compiledCache.has(source)) {
@@ -207,7 +208,8 @@ function compile(source: string): RE2JS | null {
 /**
  * Secrets a rule reports in `text`, as gitleaks' detector computes them: each regex match, trimmed of newlines;
  * the secret is `secretGroup` or the first non-empty group of the regex run again on the match; kept when its
- * entropy exceeds the rule's. Allowlists are not applied (a rule's own true positives pass them).
+ * entropy exceeds the rule's; delimiters a pattern consumed at either end are trimmed off. Allowlists are not
+ * applied (a rule's own true positives pass them).
  */
 export function findingsOf(rule: Pick<RuleRecord, 'regex' | 'entropy' | 'secretGroup'>, text: string): [number, number][] {
   if (!rule.regex) return [];
@@ -232,7 +234,11 @@ export function findingsOf(rule: Pick<RuleRecord, 'regex' | 'entropy' | 'secretG
       }
     }
     if (rule.entropy !== 0 && entropy(text.slice(s, e)) <= rule.entropy) continue;
-    out.push([s, e]);
+    // A few patterns consume the delimiter after the secret (sentry-org-token ends in `(?:[^a-zA-Z0-9+/]|\z)`):
+    // no secret starts or ends with whitespace, a quote or `;,&<>()[]{}`, so those are trimmed off the span.
+    while (s < e && DELIMITER.test(text[s]!)) s++;
+    while (e > s && DELIMITER.test(text[e - 1]!)) e--;
+    if (e > s) out.push([s, e]);
   }
   return out;
 }

@@ -70,7 +70,7 @@ describe('createRedactor', () => {
   });
 
   it('merges overlapping detections into one region, a secret winning over PII', () => {
-    // The email detector sees "S3cretPass99@db.example.com"; the URL-password rule sees the password: one region.
+    // The email detector sees "S3cretPass99@db.example.com"; the URL-credentials rule sees "root:S3cretPass99": one region.
     const text = 'see mysql://root:S3cretPass99@db.example.com/app';
     const r = full.redact(text);
     expect(r.spans).to.have.length(1);
