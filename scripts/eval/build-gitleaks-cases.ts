@@ -104,6 +104,7 @@ export function runRules(rulesDir: string, seed: number): RuleRecord[] {
   const utilsDir = join(rulesDir, 'utils');
   let rand = rng(seed);
   let newSecretCalls = 0;
+  let drawn: string[] = [];
   const records: RuleRecord[] = [];
   let current = '';
 
@@ -149,7 +150,9 @@ export function runRules(rulesDir: string, seed: number): RuleRecord[] {
         natives: {
           NewSecret: (regex: string) => {
             newSecretCalls++;
-            return newSecret(regex, rand);
+            const value = newSecret(regex, rand);
+            drawn.push(value);
+            return value;
           },
         },
       },
@@ -160,10 +163,13 @@ export function runRules(rulesDir: string, seed: number): RuleRecord[] {
       rules: { files: loadFiles(rulesDir, ruleFiles) },
     },
     newSecretCalls: () => newSecretCalls,
+    // Values of six characters or more: shorter draws (one digit) occur in any text by chance.
+    holdsGenerated: (s: string) => drawn.some((d) => d.length >= 6 && s.includes(d)),
     unitFunctions: new Set(['utils.GenerateSampleSecrets']),
   });
   for (const name of interp.ruleFunctions('rules')) {
     current = name;
+    drawn = [];
     rand = rng(seed ^ fnv1a(name));
     interp.call('rules', name);
   }
@@ -243,39 +249,38 @@ export function findingsOf(rule: Pick<RuleRecord, 'regex' | 'entropy' | 'secretG
   return out;
 }
 
-/** Both halves' cases from the rule sources. */
-export function gitleaksRuleCases(rulesDir: string): Record<Half, GitleaksCase[]> {
-  const runs: Record<Half, RuleRecord[]> = { dev: runRules(rulesDir, DEV_SEED), heldout: runRules(rulesDir, HELDOUT_SEED) };
-  const allRules = runs.dev;
-  const tpTexts = new Set(allRules.flatMap((r) => r.tps.map((t) => t.text)));
-  const out: Record<Half, GitleaksCase[]> = { dev: [], heldout: [] };
-  for (const half of ['dev', 'heldout'] as const) {
-    for (const rule of runs[half]) {
-      for (const role of ['tp', 'fp'] as const) {
-        const items = role === 'tp' ? rule.tps : rule.fps;
-        // Group by unit (items without one are their own unit).
-        const units = new Map<string, { unit: Unit | null; items: typeof items }>();
-        items.forEach((it, i) => {
-          const key = it.unit ? String(it.unit.id) : `solo${i}`;
-          const u = units.get(key) ?? { unit: it.unit, items: [] };
-          u.items.push(it);
-          units.set(key, u);
-        });
-        for (const { unit, items: unitItems } of units.values()) {
-          const generated = unit?.generated ?? false;
-          if (!generated) {
-            // Literal units are dealt by hash, from the development run only (the held-out run holds the same text).
-            const target: Half = fnv1a(unitItems.map((it) => it.text).join('\u0000')) % 2 === 0 ? 'dev' : 'heldout';
-            if (half !== 'dev' || target === undefined) continue;
-            for (const it of unitItems) out[target].push(makeCase(rule, role, 'literal', it, tpTexts, allRules));
-          } else {
-            for (const it of unitItems) out[half].push(makeCase(rule, role, 'generated', it, tpTexts, allRules));
-          }
-        }
+/**
+ * One half's cases from the rule sources: a run with that half's seed; its generated units, and the literal units
+ * whose hash falls on this half (a literal unit has the same text in every run).
+ */
+export function gitleaksHalf(rulesDir: string, half: Half): GitleaksCase[] {
+  const rules = runRules(rulesDir, half === 'dev' ? DEV_SEED : HELDOUT_SEED);
+  const tpTexts = new Set(rules.flatMap((r) => r.tps.map((t) => t.text)));
+  const out: GitleaksCase[] = [];
+  for (const rule of rules) {
+    for (const role of ['tp', 'fp'] as const) {
+      const items = role === 'tp' ? rule.tps : rule.fps;
+      // Group by unit (items without one are their own unit).
+      const units = new Map<string, { unit: Unit | null; items: typeof items }>();
+      items.forEach((it, i) => {
+        const key = it.unit ? String(it.unit.id) : `solo${i}`;
+        const u = units.get(key) ?? { unit: it.unit, items: [] };
+        u.items.push(it);
+        units.set(key, u);
+      });
+      for (const { unit, items: unitItems } of units.values()) {
+        const generated = unit?.generated ?? false;
+        if (!generated && (fnv1a(unitItems.map((it) => it.text).join('\u0000')) % 2 === 0 ? 'dev' : 'heldout') !== half) continue;
+        for (const it of unitItems) out.push(makeCase(rule, role, generated ? 'generated' : 'literal', it, tpTexts, rules));
       }
     }
   }
   return out;
+}
+
+/** Both halves' cases from the rule sources. */
+export function gitleaksRuleCases(rulesDir: string): Record<Half, GitleaksCase[]> {
+  return { dev: gitleaksHalf(rulesDir, 'dev'), heldout: gitleaksHalf(rulesDir, 'heldout') };
 }
 
 function makeCase(rule: RuleRecord, role: 'tp' | 'fp', origin: 'literal' | 'generated', it: { text: string; path?: string }, tpTexts: ReadonlySet<string>, allRules: readonly RuleRecord[]): GitleaksCase {

@@ -9,7 +9,8 @@
  *
  * Case provenance: every string that enters a slice or map as one literal element, one `append` argument or one
  * `utils.GenerateSampleSecrets(…)` call forms a *unit*, marked `generated` when a `secrets.NewSecret` call ran while
- * it was computed. The eval splits cases into development and held-out halves by unit.
+ * it was computed or it contains a value such a call returned earlier (a token kept in a variable and reused).
+ * The eval splits cases into development and held-out halves by unit.
  */
 
 // ---------------------------------------------------------------- lexer
@@ -610,8 +611,10 @@ export interface PackageSpec {
 export interface InterpreterOptions {
   /** Packages by import path (Go source, natives, or both). */
   readonly packages: Readonly<Record<string, PackageSpec>>;
-  /** Called on every `secrets.NewSecret` call: `generated` provenance counts these. */
+  /** How many `secrets.NewSecret` calls ran so far: a unit computed while the count moved is generated. */
   readonly newSecretCalls: () => number;
+  /** Whether a string holds a generated value computed earlier (a variable set from NewSecret, then reused). */
+  readonly holdsGenerated: (s: string) => boolean;
   /** Functions (by `pkg.Name`) whose slice result forms one unit, e.g. `utils.GenerateSampleSecrets`. */
   readonly unitFunctions: ReadonlySet<string>;
 }
@@ -878,7 +881,7 @@ export class GoInterpreter {
     const counted = (value: Expr, elemType: Type | null): [unknown, Unit | null] => {
       const before = this.opts.newSecretCalls();
       const v = value.e === 'composite' && value.type === null ? this.composite(null, value.elems, scope, imports, pkg, elemType) : this.eval(value, scope, imports, pkg);
-      return [v, typeof v === 'string' ? this.newUnit(this.opts.newSecretCalls() !== before) : null];
+      return [v, typeof v === 'string' ? this.newUnit(this.opts.newSecretCalls() !== before || this.opts.holdsGenerated(v)) : null];
     };
     if (t.t === 'slice' || t.t === 'array') {
       const out = new GoSlice();
@@ -933,7 +936,7 @@ export class GoInterpreter {
             const before = this.opts.newSecretCalls();
             const v = ev(a);
             out.items.push(v);
-            out.units.push(typeof v === 'string' ? this.newUnit(this.opts.newSecretCalls() !== before) : null);
+            out.units.push(typeof v === 'string' ? this.newUnit(this.opts.newSecretCalls() !== before || this.opts.holdsGenerated(v)) : null);
           }
           return out;
         }
@@ -977,7 +980,7 @@ export class GoInterpreter {
       throw err;
     }
     if (this.opts.unitFunctions.has(qualified) && result instanceof GoSlice) {
-      const unit = this.newUnit(this.opts.newSecretCalls() !== before);
+      const unit = this.newUnit(this.opts.newSecretCalls() !== before || result.items.some((v) => typeof v === 'string' && this.opts.holdsGenerated(v)));
       return new GoSlice(result.items, result.items.map(() => unit));
     }
     return result;
