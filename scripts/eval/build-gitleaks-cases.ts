@@ -77,6 +77,8 @@ interface RuleRecord {
   regex: string | null;
   entropy: number;
   secretGroup: number;
+  /** Lower-cased keywords: gitleaks runs a rule only on text containing one of them. */
+  keywords: string[];
   tps: { text: string; unit: Unit | null; path?: string }[];
   fps: { text: string; unit: Unit | null; path?: string }[];
 }
@@ -121,6 +123,7 @@ export function runRules(rulesDir: string, seed: number): RuleRecord[] {
       regex: f.Regex instanceof GoRegexp ? f.Regex.source : null,
       entropy: typeof f.Entropy === 'number' ? f.Entropy : 0,
       secretGroup: typeof f.SecretGroup === 'number' ? f.SecretGroup : 0,
+      keywords: f.Keywords instanceof GoSlice ? (f.Keywords.items as string[]).map((k) => k.toLowerCase()) : [],
       tps: sliceOrMap(tps),
       fps: sliceOrMap(fps),
     });
@@ -214,11 +217,16 @@ function compile(source: string): RE2JS | null {
 /**
  * Secrets a rule reports in `text`, as gitleaks' detector computes them: each regex match, trimmed of newlines;
  * the secret is `secretGroup` or the first non-empty group of the regex run again on the match; kept when its
- * entropy exceeds the rule's; delimiters a pattern consumed at either end are trimmed off. Allowlists are not
- * applied (a rule's own true positives pass them).
+ * entropy exceeds the rule's; delimiters a pattern consumed at either end are trimmed off. As in gitleaks, a rule
+ * with keywords runs only on text that contains one (lower-cased). Allowlists are not applied (a rule's own true
+ * positives pass them).
  */
-export function findingsOf(rule: Pick<RuleRecord, 'regex' | 'entropy' | 'secretGroup'>, text: string): [number, number][] {
+export function findingsOf(rule: Pick<RuleRecord, 'regex' | 'entropy' | 'secretGroup' | 'keywords'>, text: string): [number, number][] {
   if (!rule.regex) return [];
+  if (rule.keywords.length > 0) {
+    const lower = text.toLowerCase();
+    if (!rule.keywords.some((k) => lower.includes(k))) return [];
+  }
   const re = compile(rule.regex);
   if (!re) return [];
   const out: [number, number][] = [];
@@ -253,8 +261,7 @@ export function findingsOf(rule: Pick<RuleRecord, 'regex' | 'entropy' | 'secretG
  * One half's cases from the rule sources: a run with that half's seed; its generated units, and the literal units
  * whose hash falls on this half (a literal unit has the same text in every run).
  */
-export function gitleaksHalf(rulesDir: string, half: Half): GitleaksCase[] {
-  const rules = runRules(rulesDir, half === 'dev' ? DEV_SEED : HELDOUT_SEED);
+export function gitleaksHalf(rulesDir: string, half: Half, rules = runRules(rulesDir, half === 'dev' ? DEV_SEED : HELDOUT_SEED)): GitleaksCase[] {
   const tpTexts = new Set(rules.flatMap((r) => r.tps.map((t) => t.text)));
   const out: GitleaksCase[] = [];
   for (const rule of rules) {

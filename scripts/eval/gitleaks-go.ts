@@ -392,7 +392,8 @@ class GoParser {
       } else if (this.tok.k === ';') {
         this.p++;
         const cond = this.tok.k === ';' ? null : this.expr();
-        this.expect(';');
+        if (this.tok.k !== ';') throw this.error('expected ;');
+        this.p++;
         const post = this.is('{') ? null : this.simpleStmt();
         result = { s: 'for', init: first, cond, post, body: [] };
       } else {
