@@ -196,10 +196,11 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
       score[p]! += idf;
     }
   });
+  const bestAt = new Int32Array(pages); // by page: its best passage (valid for the pages hit)
   for (const p of touched) {
     const page = corpus.passages[p]!.page;
     if (bestPassage[page] === 0) pagesHit.push(page);
-    if (score[p]! > bestPassage[page]!) bestPassage[page] = score[p]!;
+    if (score[p]! > bestPassage[page]!) { bestPassage[page] = score[p]!; bestAt[page] = p; }
     score[p] = 0;
   }
   // A word absent from a page costs the same on every page; only present words need the logarithm.
@@ -219,7 +220,10 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
       const lambda = (length * 0.1) / c.rank; // Zipf: p(rank r) ≈ 0.1 / r
       const llr = count * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
       evidence += llr + onTopicRate + (names.has(c.word) ? missingNamePenalty : 0); // undo the "absent" share
-      if (llr > 0) matched.push(c.word);
+      // Matched: more frequent on the page than chance, or held by the page's best passage — the place the
+      // question's words meet. On a long page (a catalogue) a word of one item occurs no more often than its
+      // general frequency predicts over the whole page, yet the question is about that item's passage.
+      if (llr > 0 || holds(corpus, c.id!, bestAt[page]!)) matched.push(c.word);
     }
     out.push({ page, evidence, matched, df: pageDf.subarray(page * m, page * m + m) });
   }
@@ -266,6 +270,12 @@ function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v: PageVe
     if (holdsAnswerTypes(corpus, first + q, next, settings)) return true;
   }
   return false;
+}
+
+function holds(corpus: Corpus, id: number, p: number): boolean {
+  const list = corpus.passagesWith(id);
+  const i = lowerBound(list, p);
+  return i < list.length && list[i] === p;
 }
 
 function lowerBound(list: Int32Array, x: number): number {

@@ -82,6 +82,25 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'Who won the 2018 FIFA World Cup?').grounded).to.equal(false);
   });
 
+  it('passes a question about one passage of a long catalogue-like page whatever the page length', () => {
+    // Regression: the pricing question passed with 30,000 characters of catalogue around its passage and was
+    // refused (too_few_matches) at 40,000 — its words ("plan", "cost", "month") occur no more often on the whole
+    // page than their general frequency predicts, though they meet in one passage.
+    const pricing = 'The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month.';
+    const item = (i: number): string => `Item ${i}: the model ${i} widget in blue, size ${i % 9}, ships in ${(i % 5) + 1} days. ${i % 5 === 4 ? '\n\n' : ''}`;
+    for (const chars of [10_000, 30_000, 40_000, 100_000, 400_000]) {
+      let catalogue = '';
+      for (let i = 0; catalogue.length < chars; i++) catalogue += item(i);
+      const half = catalogue.lastIndexOf('\n\n', chars / 2);
+      const text = `${catalogue.slice(0, half)}\n\n${pricing}\n\n${catalogue.slice(half)}`;
+      const corpus = buildCorpus([{ url: 'https://shop.example.com/pricing', title: 'Pricing', text }]);
+      expect(checkGrounding(corpus, 'How much does the Pro plan cost per month?'), `${chars}`).to.include({ grounded: true, reason: 'matched' });
+      expect(checkGrounding(corpus, 'What does the Team plan include?').grounded, `${chars}`).to.equal(true);
+      expect(checkGrounding(corpus, 'Who painted the Mona Lisa in Florence?').grounded, `${chars}`).to.equal(false);
+      expect(checkGrounding(corpus, 'How do I cook brown rice?').grounded, `${chars}`).to.equal(false);
+    }
+  });
+
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];
