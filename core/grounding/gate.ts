@@ -65,8 +65,8 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   const lex = questionLexicon(corpus.resources);
   if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { grounded: true, matched: [], reason: 'page_question' };
   const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
-  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop);
   const names = namesIn(question);
+  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names);
 
   const content: ContentWord[] = [];
   const seen = new Set<string>();
