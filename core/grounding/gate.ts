@@ -1,13 +1,8 @@
 import { DEFAULT_REFUSAL_MESSAGE } from '../config/defaults.js';
 import type { Corpus } from '../text/corpus.js';
-import { detectLanguage } from '../text/language.js';
-import { isStopword } from '../text/stopwords.js';
-import { tokenize } from '../text/tokenize.js';
-import { hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
-import { questionIntent, type QuestionIntent } from './intent.js';
-import { questionLexicon, type Lexicon } from './lexicon.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
-import { pageVerdicts, rankOf, type ContentWord, type PageVerdict } from './evidence.js';
+import { pageVerdicts, type PageVerdict } from './evidence.js';
+import { analyzeQuestion } from './question.js';
 import { isAnswerable, type VerdictSettings } from './answerability.js';
 
 /**
@@ -59,28 +54,9 @@ export function refusalMessage(custom?: string | null): string {
 export function checkGrounding(corpus: Corpus, question: string, options: GroundingOptions = {}): GroundingResult {
   const minMatches = Math.max(1, Math.floor(options.minMatches ?? GROUNDING_DEFAULTS.minMatches));
   const minEvidence = options.minEvidence ?? GROUNDING_DEFAULTS.minEvidence;
-  const lang = corpus.language;
-  const { words, terms } = corpus.analyze(question);
-  const qLang = detectLanguage(words, lang);
-  const lex = questionLexicon(corpus.resources);
-  if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { grounded: true, matched: [], reason: 'page_question' };
-  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
-  const names = namesIn(question);
-  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names);
-
-  const content: ContentWord[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    const t = terms[i]!;
-    // The page language's stopwords are the corpus's own; the question's language's, those loaded now.
-    if (seen.has(t) || isStop(w) || isNoise(w) || intent.frame.has(w)) continue;
-    seen.add(t);
-    content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, corpus.resources) });
-  }
-  if ((options.selfPhrasings ?? true) && hasSelfPhrasing(words, lex) && isAboutThesePages(content, names, lex)) {
-    return { grounded: true, matched: [], reason: 'page_question' };
-  }
+  const q = analyzeQuestion(corpus, question, options);
+  if (q.pageQuestion) return { grounded: true, matched: [], reason: 'page_question' };
+  const { content, names, intent } = q;
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
 
   // Site corpora: the question needs to be about one page, so each page the question's words reach is weighed on
@@ -112,42 +88,5 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     if (!check || isAnswerable(corpus, content, v, settings)) return { grounded: true, matched: v.matched, reason: 'matched' };
   }
   return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
-}
-
-const NO_INTENT: QuestionIntent = { types: new Set(), frame: new Set(), action: null };
-
-/**
- * A page-self question ("who wrote the piece about being tracked?") is about these pages when its other words
- * are: every remaining word is on the pages, or a common word that is not a name ("what's the *health* story
- * about?"). "Who wrote *Hamlet*?" is not.
- */
-function isAboutThesePages(content: readonly ContentWord[], names: ReadonlySet<string>, lex: Lexicon): boolean {
-  for (const c of content) {
-    if (isSelfWord(c.word, lex) || c.id !== undefined) continue;
-    if (names.has(c.word) || c.rank > GROUNDING_DEFAULTS.selfCommonRank) return false;
-  }
-  return true;
-}
-
-/**
- * Words written with a capital inside the question ("Who founded Harvard?"): names, whose absence from the
- * pages says the question is about something else. The first word is capitalised anyway; a question in Title
- * Case or capitals carries no such signal.
- */
-function namesIn(question: string): ReadonlySet<string> {
-  const ws = question.trim().split(/\s+/);
-  const caps: string[] = [];
-  for (let i = 0; i < ws.length; i++) if (UPPER_START.test(ws[i]!)) caps.push(i === 0 ? '' : ws[i]!);
-  const out = new Set<string>();
-  if (caps.length * 2 > ws.length) return out;
-  for (const w of caps) if (w !== '') for (const t of tokenize(w)) out.add(t);
-  return out;
-}
-const UPPER_START = /^\p{Lu}/u;
-
-// Single letters and 1–2 digit numbers ("3", "25") appear on every page: they say nothing about its topic.
-function isNoise(w: string): boolean {
-  if (w.length === 1) return w.charCodeAt(0) < 0x2e80; // one CJK character can be a whole word
-  return /^\d{1,2}$/.test(w);
 }
 
