@@ -14,6 +14,8 @@ export interface VerdictSettings {
   readonly actionId: number | undefined;
   readonly window: number;
   readonly smoothing: number;
+  /** How-to questions: the action must share a sentence (or its neighbour) with another of the question's words. */
+  readonly actionInSentence: boolean;
 }
 
 /**
@@ -53,17 +55,18 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
   for (let q = 0; q < perPage; q++) {
     if (cov[q] === 0 || (total > 0 && cov[q]! < settings.minCoverage * total)) continue;
     const next = settings.window > 1 && q + 1 < perPage ? first + q + 1 : -1;
-    if (holdsAnswerTypes(corpus, first + q, next, settings)) return true;
+    if (holdsAnswerTypes(corpus, first + q, next, settings, content)) return true;
   }
   return false;
 }
 
-function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings): boolean {
+function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings, content: readonly ContentWord[]): boolean {
   const { types } = settings.intent;
   if (types.size === 0) return true;
   if (types.has('howto')) {
     const a = settings.actionId;
     if (a === undefined || !(corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)))) return false;
+    if (settings.actionInSentence && !actionMeetsObject(corpus, p, next, a, content)) return false;
   }
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
@@ -72,6 +75,31 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
   if (types.has('time') && !(f & TIME)) return false;
   if (types.has('amount') && !(f & AMOUNT)) return false;
   return true;
+}
+
+/**
+ * A how-to's action is about the question's thing when one sentence holding the action, or the sentence next to
+ * it, also holds another of the question's words: "connect" in a sentence about a TV and "Kinect" three sentences
+ * later do not say how to connect a Kinect. (A question with no other word found on the page passes.)
+ */
+function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[]): boolean {
+  const others: number[] = [];
+  for (const c of content) if (c.id !== undefined && c.id !== action) others.push(c.id);
+  if (others.length === 0) return true;
+  const from = corpus.passages[p]!.firstSentence;
+  const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
+  const to = last.firstSentence + last.sentenceCount; // exclusive
+  const hasOther = (s: number): boolean => {
+    if (s < from || s >= to) return false;
+    const t = corpus.sentences[s]!.terms;
+    for (const id of others) if (t.includes(id)) return true;
+    return false;
+  };
+  for (let s = from; s < to; s++) {
+    if (!corpus.sentences[s]!.terms.includes(action)) continue;
+    if (hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) return true;
+  }
+  return false;
 }
 
 const lexCache = new WeakMap<Corpus, Lexicon>();

@@ -18,4 +18,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   selfCommonRank: 1000,
   window: 2,
   centralitySmoothing: 1,
+  actionInSentence: true,
 });

@@ -24,6 +24,8 @@ export interface GroundingOptions {
   readonly selfPhrasings?: boolean;
   /** Passages (1 or 2) that answerability may combine: a passage and the next one of its page. Default 2. */
   readonly window?: number;
+  /** How-to questions: the asked action must share a sentence (or the next) with another word of the question. Default true. */
+  readonly actionInSentence?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -67,6 +69,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     intent,
     window: options.window ?? GROUNDING_DEFAULTS.window,
     smoothing: options.centralitySmoothing ?? GROUNDING_DEFAULTS.centralitySmoothing,
+    actionInSentence: options.actionInSentence ?? GROUNDING_DEFAULTS.actionInSentence,
     actionId: intent.action === null ? undefined : corpus.vocabulary.get(corpus.resources.stem(intent.action)),
   };
   let best: PageVerdict | null = null;

@@ -101,6 +101,20 @@ describe('checkGrounding', () => {
     }
   });
 
+  it('answers a how-to only where its action meets the thing asked about in a sentence', () => {
+    // A games-news page: "connect" is said of the console and the TV; the Kinect is named sentences away.
+    const text = [
+      'Microsoft showed the new console at its press event on Sunday. You can connect the console to any 4K television with the included HDMI cable. The price was not announced.',
+      'The company also confirmed that the Kinect sensor will no longer be made. Sales of the accessory had fallen for two years, and few new games used it.',
+      'Pre-orders open next week in most regions.',
+    ].join('\n\n');
+    const corpus = buildCorpus([{ url: 'https://games.example/news', title: 'New console shown', text }]);
+    expect(checkGrounding(corpus, 'How do I connect the console to my television?')).to.include({ grounded: true, reason: 'matched' });
+    expect(checkGrounding(corpus, 'How do I connect the Kinect sensor?')).to.include({ grounded: false, reason: 'not_answerable' });
+    // The idea switched off: the action anywhere in the two passages was enough.
+    expect(checkGrounding(corpus, 'How do I connect the Kinect sensor?', { actionInSentence: false }).grounded).to.equal(true);
+  });
+
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];
