@@ -30,6 +30,8 @@ export interface GroundingWords {
   readonly pageFiller?: string;
   /** Nouns naming a kind of page: "article", "story", "review". */
   readonly selfNouns?: string;
+  /** Nouns naming what a page argues or teaches ("the *thesis* of the column", "the story's *moral*"): like selfNouns. */
+  readonly selfTopics?: string;
   /** Verbs asking who wrote the page or what it reviews: "wrote", "reviewed". */
   readonly selfVerbs?: string;
   /** Articles and demonstratives before such a noun ("the story", not "how do I post"). */

@@ -6,10 +6,11 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 /** German: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('de')). */
 const GROUNDING: GroundingWords = {
   pageIntent: 'zusammenfassung zusammenfassen zusammen fasse fass uberblick worum',
-  pageAbout: 'geht handelt erklare beschreibe sagt',
+  pageAbout: 'geht handelt erklare beschreibe sagt passiert geschieht',
   pageDeictic: 'diese dieser dieses seite artikel text inhalt webseite',
   pageFiller: 'mir bitte gib kannst konnen wichtigsten punkte thema es',
   selfNouns: 'artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor autorin blog video anleitung liste webseite',
+  selfTopics: 'these argument argumente punkt fazit schluss schlussfolgerung botschaft lehre moral meinung urteil kernaussage',
   selfVerbs: 'geschrieben schrieb verfasst empfiehlt',
   determiners: 'der die das dem den des diese dieser dieses diesem',
   amount: 'wieviel wieviele',

@@ -6,10 +6,11 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 /** Spanish: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('es')). */
 const GROUNDING: GroundingWords = {
   pageIntent: 'resumen resumir sintesis',
-  pageAbout: 'trata explica describe dice',
+  pageAbout: 'trata explica describe dice pasa paso ocurre ocurrio',
   pageDeictic: 'esta este esto pagina articulo sitio texto documento contenido',
   pageFiller: 'dame por favor puedes principales ideas tema',
   selfNouns: 'articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor autora sitio blog video portada guia tutorial lista',
+  selfTopics: 'tesis argumento argumentos punto conclusion conclusiones mensaje leccion lecciones moraleja opinion veredicto postura',
   selfVerbs: 'escribio escrito recomienda anuncia',
   determiners: 'el la los las este esta ese esa del su',
   amount: 'cuanto cuanta cuantos cuantas',

@@ -6,10 +6,11 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 /** French: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('fr')). */
 const GROUNDING: GroundingWords = {
   pageIntent: 'resume resumer resumez resumes synthese synthetiser',
-  pageAbout: 'parle parlent parler traite explique decris dit',
+  pageAbout: 'parle parlent parler traite explique decris dit passe',
   pageDeictic: 'cette ce ceci page article site texte document contenu',
   pageFiller: 'moi svp stp donne donnez peux pouvez principaux principales idees sujet',
   selfNouns: 'article page texte reportage chronique tribune editorial billet entretien interview analyse critique dossier enquete auteur auteure site blog video papier recit guide tutoriel liste',
+  selfTopics: 'these argument arguments point conclusion conclusions message lecon lecons morale avis opinion verdict position',
   selfVerbs: 'ecrit redige recommande annonce',
   determiners: 'le la les l ce cet cette ces du de son sa',
   amount: 'combien',

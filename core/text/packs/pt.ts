@@ -6,10 +6,11 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 /** Portuguese: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('pt')). */
 const GROUNDING: GroundingWords = {
   pageIntent: 'resuma resumo resumir sintese',
-  pageAbout: 'fala diz trata explica',
+  pageAbout: 'fala diz trata explica acontece aconteceu',
   pageDeictic: 'essa esse isso esta este pagina artigo site texto conteudo',
   pageFiller: 'pode podes favor principais',
   selfNouns: 'artigo pagina texto noticia materia reportagem cronica coluna editorial entrevista analise resenha critica autor autora site blog video guia tutorial lista',
+  selfTopics: 'tese argumento argumentos ponto conclusao conclusoes mensagem licao licoes moral opiniao veredito posicao',
   selfVerbs: 'escreveu escrito recomenda anuncia',
   determiners: 'o a os as este esta esse essa do da seu sua',
   amount: 'quanto quanta quantos quantas',

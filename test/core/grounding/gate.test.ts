@@ -115,6 +115,21 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'How do I connect the Kinect sensor?', { actionInSentence: false }).grounded).to.equal(true);
   });
 
+  it('passes questions about what the page argues or teaches, or what happens in it, in a visitor\'s words', () => {
+    const fable = buildCorpus([{ url: 'https://fables.example/fox', title: 'The Fox and the Grapes', text:
+      'A hungry fox saw some fine bunches of grapes hanging from a vine high on a tree. He jumped again and again, but could not reach them.\n\n' +
+      'At last he walked away, saying: "I am sure they are sour." It is easy to despise what you cannot get.' }]);
+    for (const q of ['What is the lesson of the story?', 'What happened to the fox in the story?', "What's the story's message?", 'What is the main point of the story?']) {
+      expect(checkGrounding(fable, q), q).to.include({ grounded: true, reason: 'page_question' });
+    }
+    // Not about this page: a name it never mentions.
+    expect(checkGrounding(fable, 'What is the moral of Hamlet?').grounded).to.equal(false);
+    const es = buildCorpus([{ url: 'https://diario.example/opinion', title: 'El transporte público', text:
+      'La ciudad necesita más autobuses eléctricos y carriles exclusivos. El autor propone financiar la red con el impuesto de estacionamiento.\n\n' +
+      'Los vecinos del centro apoyan la medida, según una encuesta reciente del ayuntamiento.' }]);
+    expect(checkGrounding(es, '¿Cuál es la conclusión del artículo?'), 'es').to.include({ grounded: true, reason: 'page_question' });
+  });
+
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];
