@@ -9,7 +9,7 @@ const GROUNDING: GroundingWords = {
   pageAbout: 'geht handelt erklare beschreibe sagt passiert geschieht',
   pageDeictic: 'diese dieser dieses seite artikel text inhalt webseite',
   pageFiller: 'mir bitte gib kannst konnen wichtigsten punkte thema es',
-  selfNouns: 'artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor autorin blog video anleitung liste webseite',
+  selfNouns: 'artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor autorin blog video anleitung liste webseite geschichte marchen fabel rezept ankundigung studie brief rede kapitel',
   selfTopics: 'these argument argumente punkt fazit schluss schlussfolgerung botschaft lehre moral meinung urteil kernaussage',
   selfVerbs: 'geschrieben schrieb verfasst empfiehlt',
   determiners: 'der die das dem den des diese dieser dieses diesem',

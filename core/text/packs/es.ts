@@ -9,7 +9,7 @@ const GROUNDING: GroundingWords = {
   pageAbout: 'trata explica describe dice pasa paso ocurre ocurrio',
   pageDeictic: 'esta este esto pagina articulo sitio texto documento contenido',
   pageFiller: 'dame por favor puedes principales ideas tema',
-  selfNouns: 'articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor autora sitio blog video portada guia tutorial lista',
+  selfNouns: 'articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor autora sitio blog video portada guia tutorial lista historia cuento fabula receta anuncio estudio carta discurso capitulo',
   selfTopics: 'tesis argumento argumentos punto conclusion conclusiones mensaje leccion lecciones moraleja opinion veredicto postura',
   selfVerbs: 'escribio escrito recomienda anuncia',
   determiners: 'el la los las este esta ese esa del su',

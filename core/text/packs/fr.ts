@@ -9,7 +9,7 @@ const GROUNDING: GroundingWords = {
   pageAbout: 'parle parlent parler traite explique decris dit passe',
   pageDeictic: 'cette ce ceci page article site texte document contenu',
   pageFiller: 'moi svp stp donne donnez peux pouvez principaux principales idees sujet',
-  selfNouns: 'article page texte reportage chronique tribune editorial billet entretien interview analyse critique dossier enquete auteur auteure site blog video papier recit guide tutoriel liste',
+  selfNouns: 'article page texte reportage chronique tribune editorial billet entretien interview analyse critique dossier enquete auteur auteure site blog video papier recit guide tutoriel liste histoire conte fable recette annonce etude lettre discours chapitre',
   selfTopics: 'these argument arguments point conclusion conclusions message lecon lecons morale avis opinion verdict position',
   selfVerbs: 'ecrit redige recommande annonce',
   determiners: 'le la les l ce cet cette ces du de son sa',
