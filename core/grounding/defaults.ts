@@ -19,4 +19,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   window: 2,
   centralitySmoothing: 1,
   actionInSentence: true,
+  modelNumbers: true,
 });

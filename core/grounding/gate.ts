@@ -26,6 +26,8 @@ export interface GroundingOptions {
   readonly window?: number;
   /** How-to questions: the asked action must share a sentence (or the next) with another word of the question. Default true. */
   readonly actionInSentence?: boolean;
+  /** A small number after a name is part of it ("Quest 3"): the pages must hold the pair, or the question is refused. Default true. */
+  readonly modelNumbers?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -60,6 +62,8 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   if (q.pageQuestion) return { grounded: true, matched: [], reason: 'page_question' };
   const { content, names, intent } = q;
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
+  // "How much is the Quest 3?" on a page that names the Quest Pro: the pages hold another model.
+  if (q.missingModels.length > 0) return { grounded: false, matched: [], reason: 'not_answerable' };
 
   // Site corpora: the question needs to be about one page, so each page the question's words reach is weighed on
   // its own, and the best one decides (for a one-page corpus, that page).

@@ -22,17 +22,19 @@ export interface QuestionAnalysis {
   /** Its content words, each once by stem: no stopword, question word, single letter, small number or frame word. */
   readonly content: readonly ContentWord[];
   readonly lexicon: Lexicon;
+  /** Names with a model or edition number ("quest 3") whose first word the pages hold but never the pair. */
+  readonly missingModels: readonly string[];
 }
 
 /** Reads `question` against `corpus` as the gate does (`answerability` and `selfPhrasings` as in GroundingOptions). */
-export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean } = {}): QuestionAnalysis {
+export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean } = {}): QuestionAnalysis {
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
   const lex = questionLexicon(corpus.resources);
   const names = namesIn(question);
   const base = { words, language: qLang, names, lexicon: lex };
-  if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [] };
+  if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
   const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
   const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names);
   const content: ContentWord[] = [];
@@ -46,7 +48,46 @@ export function analyzeQuestion(corpus: Corpus, question: string, options: { rea
     content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, corpus.resources) });
   }
   const pageQuestion = (options.selfPhrasings ?? true) && hasSelfPhrasing(words, lex) && isAboutThesePages(content, names, lex);
-  return { ...base, pageQuestion, intent, content };
+  if (!pageQuestion && (options.modelNumbers ?? GROUNDING_DEFAULTS.modelNumbers)) {
+    const missing = missingModelNames(corpus, question, names, lex);
+    if (missing.length > 0) return { ...base, pageQuestion, intent, content, missingModels: missing };
+  }
+  return { ...base, pageQuestion, intent, content, missingModels: [] };
+}
+
+/**
+ * A small number written right after a name is part of the name — a model or an edition ("Quest 3", "PlayStation
+ * 4", "Windows 10", "Super Bowl 50"): a page that names "Quest" but never "Quest 3" is about another model. Returns
+ * such names ("quest 3") that the pages hold the first word of but never the pair: the gate refuses the question
+ * (`not_answerable`), the pages being about another model. (Small numbers alone are no content words: they are on every page.)
+ */
+function missingModelNames(corpus: Corpus, question: string, names: ReadonlySet<string>, lex: Lexicon): string[] {
+  const out: string[] = [];
+  for (const m of question.matchAll(MODEL_NAME)) {
+    const name = tokenize(m[2]!).at(-1);
+    const n = Number(m[3]);
+    // "June 5" is a date, which pages write in several orders ("5 June"): no model number.
+    if (name === undefined || !names.has(name) || lex.has('dates', name)) continue;
+    const res = corpus.resources;
+    const a = corpus.vocabulary.get(res.stem(name));
+    if (a === undefined) continue; // the name itself is missing: weighed as such already
+    // "World War 2" is often written "World War II".
+    const forms = [String(n), ROMAN[n]].filter((f): f is string => f !== undefined);
+    if (!forms.some((f) => { const b = corpus.vocabulary.get(res.stem(f)); return b !== undefined && followedBy(corpus, a, b); })) out.push(`${name} ${n}`);
+  }
+  return out;
+}
+// A capitalised word, then a number of one or two digits standing alone ("Quest 3", not "$3", "3.5" or "3D").
+const MODEL_NAME = /(^|[\s(])(\p{Lu}[\p{L}\p{M}\p{N}'’-]*)\s+(\d{1,2})(?=$|[\s?!,;:)]|\.(?!\d))/gu;
+const ROMAN = ['', 'i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
+
+/** True when term `b` follows term `a` somewhere in the pages. */
+function followedBy(corpus: Corpus, a: number, b: number): boolean {
+  for (const p of corpus.passagesWith(a)) {
+    const t = corpus.passageTerms(p);
+    for (let j = 0; j + 1 < t.length; j++) if (t[j] === a && t[j + 1] === b) return true;
+  }
+  return false;
 }
 
 /**

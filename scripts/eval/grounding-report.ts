@@ -100,7 +100,9 @@ export const VARIANTS: Record<string, GroundingOptions> = {
   '− coverage (answer types only)': { minCoverage: 0 },
   '− centrality (coverage by rarity alone)': { centralityPower: 0 },
   '− two-passage window': { window: 1 },
-  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0 },
+  '− how-to action in a sentence with the question\'s words': { actionInSentence: false },
+  '− model numbers ("Quest 3" needs "Quest 3" on the page)': { modelNumbers: false },
+  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false },
 };
 
 async function main(): Promise<void> {

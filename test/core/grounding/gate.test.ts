@@ -130,6 +130,21 @@ describe('checkGrounding', () => {
     expect(checkGrounding(es, '¿Cuál es la conclusión del artículo?'), 'es').to.include({ grounded: true, reason: 'page_question' });
   });
 
+  it('refuses a question about a model or edition the page never names ("Quest 3" beside "Quest Pro")', () => {
+    const review = buildCorpus([{ url: 'https://tech.example/review', title: 'Headset review', text:
+      'The Meta Quest Pro costs $999 and ships with two controllers. Its battery lasts about two hours.\n\n' +
+      'Meta said in 2019 that the headset would follow the original Quest, and the company turned down a $3 offer per unit from a reseller.' }]);
+    expect(checkGrounding(review, 'How much does the Meta Quest Pro cost?')).to.include({ grounded: true });
+    expect(checkGrounding(review, 'How much does a Meta Quest 3 cost?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(review, 'How much does a Meta Quest 3 cost?', { modelNumbers: false }).grounded).to.equal(true);
+    // A price or a date after a name is no model number.
+    expect(checkGrounding(review, "Who turned down Meta's $3 offer?").grounded).to.equal(true);
+    const war = buildCorpus([{ url: 'https://history.example/ww2', title: 'Rationing', text:
+      'During World War II, Britain rationed food from 1940. Bacon, butter and sugar were rationed first; meat followed in March 1940.' }]);
+    expect(checkGrounding(war, 'When was meat rationed during World War 2?').grounded).to.equal(true);
+    expect(checkGrounding(war, 'When was meat rationed during World War 1?')).to.include({ grounded: false, reason: 'not_answerable' });
+  });
+
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];
