@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { normalizeConfig, CONTEXT_BOUNDS, CONTEXT_DEFAULTS, DEFAULT_REFUSAL_MESSAGE, type KitConfig } from '../../../core/config/index.js';
 import { KitError } from '../../../core/errors/index.js';
 import { formatKey } from '../../../core/keys/key-format.js';
