@@ -13,6 +13,9 @@ export const MAX_QUESTION_CHARS = 4_000;
 export const MAX_HISTORY_TURNS = 6;
 const destroyedError = (): KitError => new KitError('invalid_request', 'This Kit instance was destroyed; call Kit.init again.');
 
+/** Codes meaning the service refuses this key or this page's origin: the site is not set up, nothing will work. */
+const SETUP_CODES: ReadonlySet<string> = new Set(['origin_not_allowed', 'invalid_api_key', 'ip_not_allowed', 'forbidden']);
+
 /** Abort reason of the widget's Stop button: the answer so far is kept, and it is no error. */
 const STOPPED = Object.freeze({ name: 'KitStopped' });
 
@@ -50,6 +53,8 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   };
   /** What the visitor reads: the message, and when to try again if the service said so. */
   const visible = (err: KitError): string => {
+    // The site's key or origin is misconfigured: the developer's explanation is in the console and the error event.
+    if (SETUP_CODES.has(err.code)) return strings.notSetUp;
     const seconds = retryAfter(err);
     return seconds === undefined ? err.message : `${err.message} ${strings.retryIn.replace('{seconds}', String(seconds))}`;
   };
@@ -91,7 +96,12 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   });
 
   async function runAsk(question: string, signal: AbortSignal | undefined): Promise<Answer> {
-    const a = await assistant;
+    const a = await assistant.catch((err) => {
+      // The assistant never started: answer the question with why, rather than not at all.
+      widget?.showUserMessage(question);
+      widget?.showError(visible(toError(err)));
+      throw err;
+    });
     if (destroyed) throw destroyedError();
     const controller = new AbortController();
     current = controller;

@@ -16,6 +16,7 @@ import { loadLanguageOf, prepareCorpus } from '../core/text/index.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';
 import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
 import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
+import { linkSignals } from '../adapters/remote/linked-signal.js';
 import { createPlatformClient, type PlatformClient, type PlatformConfig } from '../adapters/remote/platform-client.js';
 import { createRemoteInference, type RemoteInferencePort } from '../adapters/remote/remote-inference.js';
 import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
@@ -45,14 +46,24 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
 
   // The three slow starts run together: the plan, the device, and the page.
   // The plan is read even for local mode: it says which modes the key may use, and it checks the key and origin.
+  // A key or origin the service refuses stops the start (and the page reading) with one clear console error; an
+  // unreachable service only costs the remote engine.
+  const setup = linkSignals(signal);
+  let misconfigured: KitError | null = null;
   const planPromise = client.getConfig({ signal }).then((c) => c, (err) => {
     if (signal.aborted) throw err;
+    misconfigured = setupError(err, config.apiKey);
+    if (misconfigured) {
+      console.error(`Kit: ${misconfigured.message}`);
+      setup.abort(misconfigured);
+      return null;
+    }
     emit('error', toEvent(err));
     return null;
   });
   const devicePromise: Promise<DeviceProfile> = config.mode === 'remote'
     ? Promise.resolve({ adapter: null })
-    : import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal }));
+    : import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal, reuseAbsentVerdict: config.mode === 'auto' }));
   const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
     ? import(/* webpackChunkName: "kit-redaction" */ '../core/redaction/index.js').then((m) => m.loadRedactor(config.redact))
     : Promise.resolve(null);
@@ -64,8 +75,15 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     });
     return loaded;
   };
-  let context = await load(signal);
+  let context: Context;
+  try {
+    context = await load(setup.signal);
+  } catch (err) {
+    throw misconfigured ?? err;
+  }
   const [plan, device] = await Promise.all([planPromise, devicePromise]);
+  setup.dispose();
+  if (misconfigured) throw misconfigured;
 
   const engine = await chooseEngine(config, host, plan, device, client, emit, signal);
   const mode = engine.kind === 'remote' ? 'remote' : 'local';
@@ -227,6 +245,30 @@ async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { qu
   }
   if (request.signal.aborted) throw request.signal.reason ?? new KitError('network_error', 'Stopped.');
   return refused ? { text: refusal, citations: [], refused: true, mode, model: engine.port.model } : { text, citations, refused: false, mode, model: engine.port.model };
+}
+
+/**
+ * The service's refusal of this key or this page's origin, as the KitError the start fails with: its message tells
+ * the site's developer what is wrong and how to fix it (the widget shows visitors a plain "not set up" line).
+ * Null for anything else (an unreachable service is not a configuration problem).
+ */
+function setupError(err: unknown, apiKey: string): KitError | null {
+  if (!isKitError(err)) return null;
+  const key = apiKey.length > 16 ? `${apiKey.slice(0, 12)}…${apiKey.slice(-4)}` : apiKey;
+  const ref = typeof err.details?.request_id === 'string' ? ` (request ${err.details.request_id})` : '';
+  const off = 'so the assistant is off on this page';
+  switch (err.code) {
+    case 'origin_not_allowed':
+      return new KitError('origin_not_allowed', `The key ${key} does not allow this page's origin ${location.origin}, ${off}. Add "${location.origin}" to the key's allowed_origins (PATCH /v1/keys/{id} with {"allowed_origins": [...]}, see docs/api.md "Keys"), then reload${ref}.`, { cause: err });
+    case 'invalid_api_key':
+      return new KitError('invalid_api_key', `The service does not know the key ${key} (mistyped, revoked or expired), ${off}. Pass a live publishable key to Kit.init({ apiKey }) (GET /v1/keys lists them)${ref}.`, { cause: err });
+    case 'ip_not_allowed':
+      return new KitError('ip_not_allowed', `The key ${key} does not allow requests from this network (its ip_allowlist), ${off}. Browsers use publishable keys; a secret key belongs behind your own proxy (docs/mode-b.md)${ref}.`, { cause: err });
+    case 'forbidden':
+      return new KitError('forbidden', `The service refused the key ${key} here (${err.message.replace(/\.$/, '')}), ${off}${ref}.`, { cause: err });
+    default:
+      return null;
+  }
 }
 
 function toEvent(err: unknown): KitEvents['error'] {
