@@ -3,6 +3,7 @@ import { isKitError, KitError, type ErrorCode } from '../core/errors/index.js';
 import type { ChatTurn } from '../core/ports/inference.port.js';
 import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
 import { createEmitter } from './emitter.js';
+import { SETUP_CODES } from './setup-codes.js';
 import type { Answer, AskOptions, KitEvents, KitInstance } from './types.js';
 import { createWidget, type Widget } from './widget/index.js';
 import { resolveStrings } from './widget/strings.js';
@@ -12,9 +13,6 @@ export const MAX_QUESTION_CHARS = 4_000;
 /** Turns of history sent with a question: enough for follow-ups, small enough for small local models. */
 export const MAX_HISTORY_TURNS = 6;
 const destroyedError = (): KitError => new KitError('invalid_request', 'This Kit instance was destroyed; call Kit.init again.');
-
-/** Codes meaning the service refuses this key or this page's origin: the site is not set up, nothing will work. */
-const SETUP_CODES: ReadonlySet<string> = new Set(['origin_not_allowed', 'invalid_api_key', 'ip_not_allowed', 'forbidden']);
 
 /** Abort reason of the widget's Stop button: the answer so far is kept, and it is no error. */
 const STOPPED = Object.freeze({ name: 'KitStopped' });

@@ -20,6 +20,7 @@ import { linkSignals } from '../adapters/remote/linked-signal.js';
 import { createPlatformClient, type PlatformClient, type PlatformConfig } from '../adapters/remote/platform-client.js';
 import { createRemoteInference, type RemoteInferencePort } from '../adapters/remote/remote-inference.js';
 import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
+import { SETUP_CODES } from './setup-codes.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
 
 /** Passages sent with a question: enough to hold an answer and its context, small enough for a local model. */
@@ -50,10 +51,12 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   // unreachable service only costs the remote engine.
   const setup = linkSignals(signal);
   let misconfigured: KitError | null = null;
-  const planPromise = client.getConfig({ signal }).then((c) => c, (err) => {
+  const planPromise = client.getConfig({ signal }).then((c) => c, async (err) => {
     if (signal.aborted) throw err;
-    misconfigured = setupError(err, config.apiKey);
-    if (misconfigured) {
+    if (isKitError(err) && SETUP_CODES.has(err.code)) {
+      // The explanations are a chunk of their own: only misconfigured pages load them.
+      const { setupError } = await import(/* webpackChunkName: "kit-setup-error" */ './setup-error.js');
+      misconfigured = setupError(err, config.apiKey);
       console.error(`Kit: ${misconfigured.message}`);
       setup.abort(misconfigured);
       return null;
@@ -132,7 +135,7 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   let pages: SourcePage[] = live ? [live] : [];
   let cut = { pages: 0, chars: 0 };
   if (config.context.scope !== 'page') {
-    const { crawlSite, createFetchPageFetcher, extractFromHtml, withPageCache } = await import(/* webpackChunkName: "kit-crawl" */ './crawl.js');
+    const { crawlSite, createFetchPageFetcher, extractFromHtml, pageLinks, reportSiteDiscovery, withPageCache } = await import(/* webpackChunkName: "kit-crawl" */ './crawl.js');
     const fetcher = withPageCache(createFetchPageFetcher());
     const result = await crawlSite({
       pageUrl: url,
@@ -140,9 +143,11 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
       fetcher,
       extract: (html, pageUrl) => extractFromHtml(html, pageUrl),
       livePage: live,
+      pageLinks: config.context.scope === 'site' ? pageLinks(document) : [],
       onProgress: (p) => emit('progress', p),
       signal,
     });
+    if (config.context.scope === 'site' && !result.aborted) reportSiteDiscovery(result, config.context.sitemap, location.origin);
     pages = result.pages;
     cut = { ...result.truncated };
   } else if (live && live.text.length >= config.context.maxCharsPerPage) {
@@ -245,30 +250,6 @@ async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { qu
   }
   if (request.signal.aborted) throw request.signal.reason ?? new KitError('network_error', 'Stopped.');
   return refused ? { text: refusal, citations: [], refused: true, mode, model: engine.port.model } : { text, citations, refused: false, mode, model: engine.port.model };
-}
-
-/**
- * The service's refusal of this key or this page's origin, as the KitError the start fails with: its message tells
- * the site's developer what is wrong and how to fix it (the widget shows visitors a plain "not set up" line).
- * Null for anything else (an unreachable service is not a configuration problem).
- */
-function setupError(err: unknown, apiKey: string): KitError | null {
-  if (!isKitError(err)) return null;
-  const key = apiKey.length > 16 ? `${apiKey.slice(0, 12)}…${apiKey.slice(-4)}` : apiKey;
-  const ref = typeof err.details?.request_id === 'string' ? ` (request ${err.details.request_id})` : '';
-  const off = 'so the assistant is off on this page';
-  switch (err.code) {
-    case 'origin_not_allowed':
-      return new KitError('origin_not_allowed', `The key ${key} does not allow this page's origin ${location.origin}, ${off}. Add "${location.origin}" to the key's allowed_origins (PATCH /v1/keys/{id} with {"allowed_origins": [...]}, see docs/api.md "Keys"), then reload${ref}.`, { cause: err });
-    case 'invalid_api_key':
-      return new KitError('invalid_api_key', `The service does not know the key ${key} (mistyped, revoked or expired), ${off}. Pass a live publishable key to Kit.init({ apiKey }) (GET /v1/keys lists them)${ref}.`, { cause: err });
-    case 'ip_not_allowed':
-      return new KitError('ip_not_allowed', `The key ${key} does not allow requests from this network (its ip_allowlist), ${off}. Browsers use publishable keys; a secret key belongs behind your own proxy (docs/mode-b.md)${ref}.`, { cause: err });
-    case 'forbidden':
-      return new KitError('forbidden', `The service refused the key ${key} here (${err.message.replace(/\.$/, '')}), ${off}${ref}.`, { cause: err });
-    default:
-      return null;
-  }
 }
 
 function toEvent(err: unknown): KitEvents['error'] {

@@ -109,6 +109,59 @@ describe('Kit set-up problems (Chromium + real server)', function () {
     expect(consoleLines.filter((l) => l.type === 'warning'), 'second view').to.deep.equal([]);
   });
 
+  describe("context 'site' on a site without /sitemap.xml", () => {
+    const home = (kitUrl: string, links: string) => articlePage('Fernwood docs', [`Welcome to the Fernwood documentation about tents, packs and quilts. ${links}`], kitUrl);
+    const care = (kitUrl: string) => articlePage('Tent care', ['Never store a tent wet. Pitch it or hang it indoors until every seam is dry.'], kitUrl);
+    const repairs = (kitUrl: string) => articlePage('Repairs', ['The first repair of any item is free; later repairs cost a flat $15 plus materials.'], kitUrl);
+    let other: SiteServer | null = null;
+    afterEach(async () => { await other?.close(); other = null; });
+
+    it('reads the sitemap robots.txt names, and says so once in the console', async () => {
+      other = await startSiteServer();
+      const { key } = await kit.developerKey([other.origin]);
+      other.set('/docs/', home(kit.url, ''));
+      other.set('/docs/care', care(kit.url));
+      other.set('/docs/repairs', repairs(kit.url));
+      other.set('/robots.txt', { type: 'text/plain', body: 'User-agent: *\nDisallow: /admin\nSitemap: /maps/docs.xml\n' });
+      other.set('/maps/docs.xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${other.origin}/docs/repairs</loc></url></urlset>`);
+      await page.goto(`${other.origin}/docs/`);
+      await initKit(page, { apiKey: key, mode: 'remote', context: 'site' });
+      await page.waitForFunction(() => window.__events.some((e) => e[0] === 'error' || e[0] === 'ready'), undefined, { timeout: 60_000 });
+      const ready = (await events(page)).find((e) => e[0] === 'ready')![1];
+      expect(ready.context.pages).to.equal(2);
+      const info = consoleLines.filter((l) => l.text.startsWith("Kit: context 'site'"));
+      expect(info, JSON.stringify(consoleLines)).to.have.length(1);
+      expect(info[0]!.type).to.equal('info');
+      expect(info[0]!.text).to.include('robots.txt').and.include('/docs/, /docs/repairs (2 pages)');
+      expect(other.requests.map((r) => r.path)).to.include.members(['/sitemap.xml', '/robots.txt', '/maps/docs.xml', '/docs/repairs']);
+      expect(other.requests.map((r) => r.path)).to.not.include('/docs/care');
+    });
+
+    it("falls back to the page's same-origin links, answers from a linked page, and names the pages read", async () => {
+      other = await startSiteServer();
+      const { key } = await kit.developerKey([other.origin]);
+      other.set('/docs/', home(kit.url, '</p><p><a href="/docs/care">Care</a> <a href="repairs">Repairs</a> <a href="/docs/manual.pdf">Manual</a> <a href="https://example.com/x">Elsewhere</a> <a href="/logout" rel="nofollow">Log out</a>'));
+      other.set('/docs/care', care(kit.url));
+      other.set('/docs/repairs', repairs(kit.url));
+      await page.goto(`${other.origin}/docs/`);
+      await initKit(page, { apiKey: key, mode: 'remote', context: 'site' });
+      await page.waitForFunction(() => window.__events.some((e) => e[0] === 'error' || e[0] === 'ready'), undefined, { timeout: 60_000 });
+      const ready = (await events(page)).find((e) => e[0] === 'ready')![1];
+      // The page itself and the two pages it links to; the header's / and /about are tried too (404 here).
+      expect(ready.context.pages).to.equal(3);
+      const paths = other.requests.map((r) => r.path);
+      expect(paths).to.include.members(['/sitemap.xml', '/robots.txt', '/docs/care', '/docs/repairs']);
+      expect(paths).to.not.include.members(['/docs/manual.pdf']);
+      expect(paths).to.not.include('/logout');
+      const info = consoleLines.filter((l) => l.text.startsWith("Kit: context 'site'"));
+      expect(info, JSON.stringify(consoleLines)).to.have.length(1);
+      expect(info[0]!.text).to.include("this page and the pages it links to").and.include('/docs/care').and.include('/docs/repairs');
+      const answer = await page.evaluate(() => window.__kit.ask('How much do later repairs cost?').then((a: any) => a, (e: any) => ({ error: e.code })));
+      expect(answer.text, JSON.stringify(answer)).to.include('$15');
+      expect(answer.citations.map((c: { url: string }) => c.url)).to.include(`${other.origin}/docs/repairs`);
+    });
+  });
+
   it('names an unknown key in the console and the error event instead of answering from the page', async () => {
     site.set('/badkey', articlePage('Memberships', FACTS, kit.url));
     await page.goto(`${site.origin}/badkey`);
