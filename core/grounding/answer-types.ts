@@ -1,0 +1,42 @@
+import type { Corpus } from '../text/corpus.js';
+import { tokenize } from '../text/tokenize.js';
+import type { Lexicon } from './lexicon.js';
+
+/** Kinds of answer a passage holds (bit flags), read once per passage from its text. */
+export const MONEY = 1, HOURS = 2, TIME = 4, AMOUNT = 8;
+const DONE = 16;
+
+// Language-independent signs; each language's words (currencies, weekdays, months, number words) come with its pack.
+const MONEY_RE = /[$€£¥₹₩]|\d\s?(?:元|円|块|塊)/u;
+const HOURS_RE = /\b\d{1,2}(?::\d{2}|\s?h\s?\d{2}\b)|24\/7|\d\s?(?:点|點|時)/u;
+const TIME_RE = /\b[1-9]\d{2,3}s?\b|\b\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\b|\d\s?(?:年|月|日)/u;
+const AMOUNT_RE = /\d|[一二三四五六七八九十百千万萬億亿两兩]/u;
+
+const cache = new WeakMap<Corpus, Uint8Array>();
+
+/**
+ * The kinds of answer passage `p` of `corpus` holds (with its page title on a page's first passage), read with
+ * `lex` (the corpus's language and English). Computed on first use, then cached with the corpus.
+ */
+export function passageFacts(corpus: Corpus, p: number, lex: Lexicon): number {
+  let flags = cache.get(corpus);
+  if (!flags) { flags = new Uint8Array(corpus.passages.length); cache.set(corpus, flags); }
+  let f = flags[p]!;
+  if (f === 0) {
+    const passage = corpus.passages[p]!;
+    const text = p === 0 || corpus.passages[p - 1]!.page !== passage.page ? `${passage.title}\n${passage.text}` : passage.text;
+    f = DONE;
+    if (MONEY_RE.test(text)) f |= MONEY;
+    if (HOURS_RE.test(text)) f |= HOURS;
+    if (TIME_RE.test(text)) f |= TIME;
+    if (AMOUNT_RE.test(text)) f |= AMOUNT;
+    for (const w of tokenize(text)) {
+      if (lex.has('currency', w)) f |= MONEY;
+      if (lex.has('clock', w)) f |= HOURS;
+      if (lex.has('dates', w) || lex.has('clock', w)) f |= TIME;
+      if (lex.has('numbers', w)) f |= AMOUNT;
+    }
+    flags[p] = f;
+  }
+  return f;
+}
