@@ -1,7 +1,8 @@
 /**
  * docs/api.md's walkthrough, run as a reader pastes it (issue #10 §4): every ```sh block of the page, in order, in one
  * bash session, against a fresh `server/main.ts` listening on a free port with the embedded database in a temporary
- * directory. The only edits: the documented base URL points at that server, and curl fails on an HTTP error status
+ * directory. The only edits: the documented server address (`http://localhost:8787`, with or without the scheme) points
+ * at that server, and curl fails on an HTTP error status
  * (--fail-with-body), so a step that a reader would see answer 4xx fails here instead of passing by.
  */
 import { expect } from 'chai';
@@ -66,7 +67,7 @@ describe(`${DOC} walkthrough`, function () {
     const script = [
       'set -euo pipefail',
       'curl() { command curl --fail-with-body --show-error "$@"; }',
-      ...blocks.map((b, i) => `echo "### block ${i + 1}" >&2\n${b.replaceAll(DOCUMENTED_BASE, kit.url)}`),
+      ...blocks.map((b, i) => `echo "### block ${i + 1}" >&2\n${b.replace(/(?:http:\/\/)?localhost:8787/g, kit.url)}`),
     ].join('\n');
     const r = await runBash(script, 200_000);
     const where = `exit ${r.code}\n--- stderr (last 3000) ---\n${r.stderr.slice(-3000)}\n--- stdout (last 3000) ---\n${r.stdout.slice(-3000)}`;
