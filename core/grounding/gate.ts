@@ -5,7 +5,9 @@ import { commonRank } from '../text/common-words.js';
 import { detectLanguage } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
-import { isPageQuestionWords } from './page-question.js';
+import { hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
+import { questionIntent, type QuestionIntent } from './intent.js';
+import { passageFacts, MONEY, HOURS, TIME, AMOUNT } from './answer-types.js';
 
 /**
  * Tunables of the gate, with their defaults. The evidence model is documented in docs/grounding.md; the
@@ -16,6 +18,18 @@ export interface GroundingOptions {
   readonly minMatches?: number;
   /** Least total evidence (in nats) for a question to pass, on top of `minMatches`. Default 6. */
   readonly minEvidence?: number;
+  /** Least share of the question's weight that one passage must hold (answerability). 0 turns the check off. */
+  readonly minCoverage?: number;
+  /** How much a word's weight falls with its centrality to the page (share of the page's passages holding it). */
+  readonly centralityPower?: number;
+  /** Check the question's kind of answer (a price, a time, opening hours, an amount, a how-to's action). Default true. */
+  readonly answerability?: boolean;
+  /** Pass questions about the page in a visitor's words ("who wrote the article?"). Default true. */
+  readonly selfPhrasings?: boolean;
+  /** Passages (1 or 2) that answerability may combine: a passage and the next one of its page. Default 2. */
+  readonly window?: number;
+  /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
+  readonly centralitySmoothing?: number;
 }
 
 export const GROUNDING_DEFAULTS = Object.freeze({
@@ -31,9 +45,15 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   passageWeight: 1,
   /** Extra evidence against a question naming something (a capitalised word mid-question) the pages never mention. */
   missingNamePenalty: 8,
+  minCoverage: 0.35,
+  centralityPower: 1,
+  /** In a page-self question, a word the pages lack may still be this common (rank) and not a name. */
+  selfCommonRank: 1000,
+  window: 2,
+  centralitySmoothing: 1,
 });
 
-export type GroundingReason = 'page_question' | 'matched' | 'too_few_matches' | 'weak_evidence' | 'no_content_words';
+export type GroundingReason = 'page_question' | 'matched' | 'too_few_matches' | 'weak_evidence' | 'no_content_words' | 'not_answerable';
 
 /** The gate's decision: `matched` lists the question's words found in the pages (never page text). */
 export interface GroundingResult {
@@ -62,6 +82,9 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
   if (isPageQuestionWords(words, corpus.resources, qLang)) return { grounded: true, matched: [], reason: 'page_question' };
+  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
+  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, isStop);
+  const names = namesIn(question);
 
   const content: ContentWord[] = [];
   const seen = new Set<string>();
@@ -69,27 +92,77 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     const w = words[i]!;
     const t = terms[i]!;
     // The page language's stopwords are the corpus's own; the question's language's, those loaded now.
-    if (seen.has(t) || corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang)) || isNoise(w)) continue;
+    if (seen.has(t) || isStop(w) || isNoise(w) || intent.frame.has(w)) continue;
     seen.add(t);
     content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, corpus.resources) });
+  }
+  if ((options.selfPhrasings ?? true) && hasSelfPhrasing(words) && isAboutThesePages(corpus, content, names)) {
+    return { grounded: true, matched: [], reason: 'page_question' };
   }
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
 
   // Site corpora: the question needs to be about one page, so each page the question's words reach is weighed on
   // its own, and the best one decides (for a one-page corpus, that page).
-  const names = namesIn(question);
+  const settings: VerdictSettings = {
+    minCoverage: options.minCoverage ?? GROUNDING_DEFAULTS.minCoverage,
+    power: options.centralityPower ?? GROUNDING_DEFAULTS.centralityPower,
+    intent,
+    window: options.window ?? GROUNDING_DEFAULTS.window,
+    smoothing: options.centralitySmoothing ?? GROUNDING_DEFAULTS.centralitySmoothing,
+    actionId: intent.action === null ? undefined : corpus.vocabulary.get(corpus.resources.stem(intent.action)),
+  };
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
-  for (const v of pageVerdicts(corpus, content, names)) {
+  const candidates: PageVerdict[] = [];
+  const verdicts = pageVerdicts(corpus, content, names);
+  for (const v of verdicts) {
     if (v.matched.length > mostMatched.length) mostMatched = v.matched;
-    if (v.matched.length >= minMatches && (best === null || v.evidence > best.evidence)) best = v;
+    if (v.matched.length < minMatches) continue;
+    if (best === null || v.evidence > best.evidence) best = v;
+    if (v.evidence >= minEvidence) candidates.push(v);
   }
   if (best === null) return { grounded: false, matched: mostMatched, reason: 'too_few_matches' };
-  if (best.evidence < minEvidence) return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
-  return { grounded: true, matched: best.matched, reason: 'matched' };
+  if (candidates.length === 0) return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
+  // Answerability, for the pages that pass on evidence only, best first: most questions stop at the first.
+  candidates.sort((x, y) => y.evidence - x.evidence);
+  const check = settings.minCoverage > 0 || intent.types.size > 0;
+  for (const v of candidates) {
+    if (!check || isAnswerable(corpus, content, v, settings)) return { grounded: true, matched: v.matched, reason: 'matched' };
+  }
+  return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
 }
 
-interface PageVerdict { readonly evidence: number; readonly matched: readonly string[] }
+const NO_INTENT: QuestionIntent = { types: new Set(), frame: new Set(), action: null };
+
+/**
+ * A page-self question ("who wrote the piece about being tracked?") is about these pages when its other words
+ * are: every remaining word is on the pages, or a common word that is not a name ("what's the *health* story
+ * about?"). "Who wrote *Hamlet*?" is not.
+ */
+function isAboutThesePages(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): boolean {
+  for (const c of content) {
+    if (isSelfWord(c.word) || c.id !== undefined) continue;
+    if (names.has(c.word) || c.rank > GROUNDING_DEFAULTS.selfCommonRank) return false;
+  }
+  return true;
+}
+
+interface VerdictSettings {
+  readonly minCoverage: number;
+  readonly power: number;
+  readonly intent: QuestionIntent;
+  readonly actionId: number | undefined;
+  readonly window: number;
+  readonly smoothing: number;
+}
+
+interface PageVerdict {
+  readonly page: number;
+  readonly evidence: number;
+  readonly matched: readonly string[];
+  /** By content word: how many of the page's passages hold it. */
+  readonly df: Int32Array;
+}
 
 /** The evidence that the question is about each page holding at least one of its content words. */
 function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): PageVerdict[] {
@@ -99,8 +172,10 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
   let score = scratch.get(corpus);
   if (!score) { score = new Float64Array(n); scratch.set(corpus, score); }
   const m = content.length;
-  const counts = new Int32Array(corpus.pages.length * m); // [page * m + k]: occurrences of content word k in page
-  const bestPassage = new Float64Array(corpus.pages.length); // best passage co-occurrence by page
+  const pages = corpus.pages.length;
+  const counts = new Int32Array(pages * m); // [page * m + k]: occurrences of content word k in page
+  const pageDf = new Int32Array(pages * m); // [page * m + k]: passages of the page holding content word k
+  const bestPassage = new Float64Array(pages); // best passage co-occurrence by page
   const pagesHit: number[] = [];
   const touched: number[] = [];
   content.forEach((c, k) => {
@@ -114,6 +189,7 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
       if (score[p] === 0) touched.push(p);
       const at = corpus.passages[p]!.page * m;
       counts[at + k]! += occ[i]!;
+      pageDf[at + k]!++;
       score[p]! += idf;
     }
   });
@@ -142,9 +218,72 @@ function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: Re
       evidence += llr + onTopicRate + (names.has(c.word) ? missingNamePenalty : 0); // undo the "absent" share
       if (llr > 0) matched.push(c.word);
     }
-    out.push({ evidence, matched });
+    out.push({ page, evidence, matched, df: pageDf.subarray(page * m, page * m + m) });
   }
   return out;
+}
+
+/**
+ * Answerability: the pages with one passage that holds the question's key terms and the kind of answer it asks
+ * for. A word weighs its general-language rarity, less the more of its page's passages hold it (the page's own
+ * topic words say little about whether this question is answered here: every question on the page names them);
+ * the passage must hold `minCoverage` of the question's weight, an answer of each asked type (a price, a time,
+ * opening hours, an amount) and, for a how-to question, the asked action.
+ */
+function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v: PageVerdict, settings: VerdictSettings): boolean {
+  const m = content.length;
+  const page = v.page;
+  const perPage = passagesPerPage(corpus)[page]!;
+  const first = firstPassageOf(corpus)[page]!;
+  const weights = new Float64Array(m);
+  let total = 0;
+  for (let k = 0; k < m; k++) {
+    weights[k] = Math.log(content[k]!.rank + 1) * Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power);
+    total += weights[k]!;
+  }
+  // Coverage by window start (a passage and the next one of the page: an answer often spans a passage boundary).
+  const cov = new Float64Array(perPage);
+  for (let k = 0; k < m; k++) {
+    const id = content[k]!.id;
+    if (id === undefined || v.df[k] === 0) continue;
+    const list = corpus.passagesWith(id);
+    let last = -1;
+    for (let i = lowerBound(list, first); i < list.length && list[i]! < first + perPage; i++) {
+      const local = list[i]! - first;
+      for (let q = settings.window > 1 ? local - 1 : local; q <= local; q++) {
+        if (q < 0 || q <= last) continue;
+        cov[q]! += weights[k]!;
+        last = q;
+      }
+    }
+  }
+  for (let q = 0; q < perPage; q++) {
+    if (cov[q] === 0 || (total > 0 && cov[q]! < settings.minCoverage * total)) continue;
+    const next = settings.window > 1 && q + 1 < perPage ? first + q + 1 : -1;
+    if (holdsAnswerTypes(corpus, first + q, next, settings)) return true;
+  }
+  return false;
+}
+
+function lowerBound(list: Int32Array, x: number): number {
+  let lo = 0, hi = list.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (list[mid]! < x) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings): boolean {
+  const { types } = settings.intent;
+  if (types.size === 0) return true;
+  if (types.has('howto')) {
+    const a = settings.actionId;
+    if (a === undefined || !(corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)))) return false;
+  }
+  const f = passageFacts(corpus, p) | (next >= 0 ? passageFacts(corpus, next) : 0);
+  if (types.has('money') && !(f & MONEY)) return false;
+  if (types.has('hours') && !(f & HOURS)) return false;
+  if (types.has('time') && !(f & TIME)) return false;
+  if (types.has('amount') && !(f & AMOUNT)) return false;
+  return true;
 }
 
 /**
@@ -175,6 +314,29 @@ function rankOf(term: string, word: string, res: LanguageResources): number {
   // stemmed corpus: the fallback's unstemmed words would meet Porter stems by accident.
   const r = Math.min(res.commonRank(term), res.language === 'en' || !res.loaded ? Infinity : commonRank(term, 'en'));
   return Number.isFinite(r) ? r : GROUNDING_DEFAULTS.unknownRank;
+}
+
+const firstCache = new WeakMap<Corpus, Int32Array>();
+/** By page: the index of its first passage (a page's passages are consecutive). */
+function firstPassageOf(corpus: Corpus): Int32Array {
+  let a = firstCache.get(corpus);
+  if (!a) {
+    a = new Int32Array(corpus.pages.length).fill(-1);
+    corpus.passages.forEach((p, i) => { if (a![p.page] === -1) a![p.page] = i; });
+    firstCache.set(corpus, a);
+  }
+  return a;
+}
+
+const perPageCache = new WeakMap<Corpus, Int32Array>();
+function passagesPerPage(corpus: Corpus): Int32Array {
+  let a = perPageCache.get(corpus);
+  if (!a) {
+    a = new Int32Array(corpus.pages.length);
+    for (const p of corpus.passages) a[p.page]!++;
+    perPageCache.set(corpus, a);
+  }
+  return a;
 }
 
 // One score array per corpus, reused by every decision (the gate is synchronous, so never shared mid-use).

@@ -61,3 +61,63 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
   }
   return intent || (about && deictic);
 }
+
+// Page-self phrasings: a question about the page as a whole in a visitor's words — its author, what the article,
+// story, review or post is about, what is being reviewed — without "this page". A noun naming a kind of page
+// (after a determiner in languages with articles, so "how do I post a job" is no page question), or a verb asking
+// who wrote or what is reviewed. General vocabulary of kinds of web pages, per language.
+const SELF_NOUN = words(`article articles story piece post blog blogpost report review essay column op-ed editorial interview
+  analysis guide tutorial walkthrough list listicle newsletter page site website text document video podcast
+  author writer headline notes explainer feature news coverage recap writeup
+  article page texte reportage chronique tribune editorial billet entretien analyse critique dossier enquete auteur
+  auteure site blog video papier recit guide tutoriel liste
+  articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor
+  autora sitio blog video portada guia tutorial lista
+  artigo pagina texto noticia materia reportagem cronica coluna editorial entrevista analise resenha critica autor
+  autora site blog video guia tutorial lista
+  artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor
+  autorin blog video anleitung liste webseite
+  clanek clanku stranka stranku text zprava zpravu reportaz komentar rozhovor recenze recenzi autor blog video navod
+`);
+// Chinese and Japanese words of a kind of page, found inside a segmented word ("这篇文章" is one word).
+const CJK_SELF = `文章 本文 报道 報導 报导 新闻 新聞 游记 遊記 博客 网页 網頁 页面 頁面 作者 评论 評論 帖子 内容 內容 这篇 這篇
+  記事 ページ ニュース お話 著者 筆者 ブログ レビュー`.split(/\s+/).filter(Boolean);
+const isCjkSelf = (w: string): boolean => CJK.test(w) && CJK_SELF.some((s) => w.includes(s));
+const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
+const SELF_VERB = words(`wrote written writes author authored reviewed reviewing reviews covered covering discussed discussing
+  describes described argued arguing argues recommends recommended announced announcing explains explaining teaches
+  teaching ranking ranks reporting reports
+  ecrit redige recommande annonce
+  escribio escrito recomienda anuncia
+  escreveu escrito recomenda anuncia
+  geschrieben schrieb verfasst empfiehlt
+  napsal napsala
+  写 寫 讲 講 写的 寫的 说 說
+  書い 書き`);
+const DETERMINER = words(`the this that these those its his her their your
+  le la les l ce cet cette ces du de son sa
+  el la los las este esta ese esa del su
+  o a os as este esta esse essa do da seu sua
+  der die das dem den des diese dieser dieses diesem
+  ten ta to tento tato toto tom te`);
+
+/**
+ * True when `words` (normalised) ask about the page as a whole in a visitor's words: a page-kind noun after a
+ * determiner ("what's the *story* about", "who wrote the *column*", "de quoi parle *l'article*", "这篇*报道*讲什么")
+ * or a verb asking who wrote it or what it reviews ("what is being *reviewed*"). The caller still checks that the
+ * question's other words belong to the page.
+ */
+export function hasSelfPhrasing(words: readonly string[]): boolean {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (SELF_VERB.has(w) || isCjkSelf(w)) return true; // Chinese, Japanese: no articles
+    if (!SELF_NOUN.has(w)) continue;
+    for (let j = Math.max(0, i - 4); j < i; j++) if (DETERMINER.has(words[j]!)) return true;
+  }
+  return false;
+}
+
+/** The page-self words of {@link hasSelfPhrasing}: they are no topic words of the question. */
+export function isSelfWord(w: string): boolean {
+  return SELF_NOUN.has(w) || SELF_VERB.has(w) || ABOUT.has(w) || FILLER.has(w) || isCjkSelf(w);
+}

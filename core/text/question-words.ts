@@ -10,7 +10,8 @@ const QUESTION = [
   'was', 'wer', 'wen', 'wem', 'wessen', 'wann', 'wo', 'woher', 'wohin', 'warum', 'weshalb', 'wieso', 'wie', 'welche', 'welcher', 'welches', 'welchen', 'wieviel', 'wieviele',
   'quien', 'quienes', 'cuando', 'donde', 'adonde', 'cual', 'cuales', 'como', 'cuanto', 'cuanta', 'cuantos', 'cuantas', 'porque',
   'quem', 'quando', 'onde', 'qual', 'quais', 'quanto', 'quanta', 'quantos', 'quantas', 'porque',
-  '什么', '谁', '哪', '哪里', '哪儿', '哪个', '为什么', '怎么', '怎样', '多少', '几', '何', '誰', 'どこ', 'いつ', 'なぜ', 'どう', 'どの', 'どれ', 'いくつ', 'いくら', 'なに', '何故',
+  '什么', '谁', '哪', '哪里', '哪儿', '哪个', '为什么', '怎么', '怎样', '多少', '几',
+  '什麼', '誰', '哪裡', '哪兒', '哪個', '為什麼', '怎麼', '怎樣', '幾', '何', '誰', 'どこ', 'いつ', 'なぜ', 'どう', 'どの', 'どれ', 'いくつ', 'いくら', 'なに', '何故',
 ];
 
 /** Interrogatives in every supported language, normalised. */

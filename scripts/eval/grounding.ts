@@ -13,6 +13,10 @@ export interface GroundingCase {
   readonly question: string;
   readonly expect: 'answer' | 'refuse';
   readonly minMatches?: number;
+  /** Kit extension: the page's title (as the SDK passes `document.title`). */
+  readonly title?: string;
+  /** Kit extension: the question's kind (`answerable`, `page`, `near_miss`, `far`…), for a per-kind breakdown. */
+  readonly kind?: string;
 }
 
 export const groundingSuite: EvalSuite<GroundingCase> = {
@@ -24,23 +28,39 @@ export const groundingSuite: EvalSuite<GroundingCase> = {
     if (expect !== 'answer' && expect !== 'refuse') throw new CaseError('"expect" must be "answer" or "refuse"');
     const mm = o['min_matches'];
     if (mm !== undefined && (typeof mm !== 'number' || !Number.isInteger(mm) || mm < 1)) throw new CaseError('"min_matches" must be a positive integer');
-    return mm === undefined ? { page, question, expect } : { page, question, expect, minMatches: mm };
+    const title = o['title'];
+    if (title !== undefined && typeof title !== 'string') throw new CaseError('"title" must be a string');
+    const kind = o['kind'];
+    if (kind !== undefined && typeof kind !== 'string') throw new CaseError('"kind" must be a string');
+    return {
+      page, question, expect,
+      ...(mm === undefined ? {} : { minMatches: mm as number }),
+      ...(title === undefined ? {} : { title }),
+      ...(kind === undefined ? {} : { kind }),
+    };
   },
 
   async run(cases, { log }) {
     const corpora = new Map<string, Corpus>();
+    const kinds = new Map<string, { n: number; passed: number }>();
     let answerN = 0, refused = 0, refuseN = 0, accepted = 0;
     let gateMs = 0;
     for (const c of cases) {
-      let corpus = corpora.get(c.page);
+      const key = `${c.title ?? ''}\u0000${c.page}`;
+      let corpus = corpora.get(key);
       if (!corpus) {
-        corpus = await prepareCorpus([{ url: 'eval:page', title: '', text: c.page }]); // as the SDK does
-        corpora.set(c.page, corpus);
+        corpus = await prepareCorpus([{ url: 'eval:page', title: c.title ?? '', text: c.page }]); // as the SDK does
+        corpora.set(key, corpus);
       }
       const t0 = process.cpuUsage();
       const r = checkGrounding(corpus, c.question, c.minMatches === undefined ? {} : { minMatches: c.minMatches });
       const d = process.cpuUsage(t0);
       gateMs += (d.user + d.system) / 1000;
+      if (c.kind !== undefined) {
+        const k = kinds.get(c.kind) ?? { n: 0, passed: 0 };
+        k.n++; if (r.grounded) k.passed++;
+        kinds.set(c.kind, k);
+      }
       if (c.expect === 'answer') { answerN++; if (!r.grounded) refused++; } else { refuseN++; if (r.grounded) accepted++; }
     }
     const frr = answerN ? refused / answerN : null;
@@ -53,6 +73,9 @@ export const groundingSuite: EvalSuite<GroundingCase> = {
       balanced_accuracy: round(recalls.reduce((a, b) => a + b, 0) / recalls.length),
       false_refusal_rate: frr === null ? null : round(frr),
       off_topic_acceptance_rate: far === null ? null : round(far),
+      ...(kinds.size === 0 ? {} : {
+        passed_by_kind: Object.fromEntries([...kinds].sort().map(([k, v]) => [k, { n: v.n, passed: round(v.passed / v.n) }])),
+      }),
     };
   },
 };

@@ -1,0 +1,133 @@
+/**
+ * `npx tsx scripts/eval/grounding-report.ts [--quick]` prints the grounding gate's figures of docs/grounding.md:
+ * the product gate and each idea switched off (ablations) on the real-page set (development and held-out halves,
+ * eval/pages) and on SQuAD 2.0 (tuning and held-out halves, as scripts/eval/build-squad-cases.ts pairs them), and
+ * the naive word-overlap baseline of ../shared/eval/README.md ("≥ k shared content words, ignoring words in ≥ p %
+ * of documents") at its best settings — chosen on the development/tuning half, reported on the held-out half.
+ * Everything is computed in-process from the shared data; nothing is read from earlier runs. `--quick` skips
+ * the baseline sweep.
+ */
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkGrounding, type GroundingOptions } from '../../core/grounding/index.js';
+import { loadAllLanguages, prepareCorpus, resourcesFor, tokenize, type Corpus } from '../../core/text/index.js';
+import { loadPageCases } from './build-pages-cases.js';
+import { loadSquad } from './build-squad-cases.js';
+import { rng } from './rng.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shared = join(root, '..', 'shared', 'eval');
+
+export interface GateCase { readonly corpus: Corpus; readonly text: string; readonly question: string; readonly expect: 'answer' | 'refuse'; readonly kind: string }
+
+export interface Rates { n: number; balanced: number; frr: number; far: number; byKind: Record<string, number> }
+
+export function rates(cases: readonly GateCase[], decide: (c: GateCase) => boolean): Rates {
+  let an = 0, ar = 0, rn = 0, ra = 0;
+  const kinds: Record<string, [number, number]> = {};
+  for (const c of cases) {
+    const pass = decide(c);
+    const k = (kinds[c.kind] ??= [0, 0]);
+    k[0]++; if (pass) k[1]++;
+    if (c.expect === 'answer') { an++; if (!pass) ar++; } else { rn++; if (pass) ra++; }
+  }
+  const frr = an ? ar / an : 0, far = rn ? ra / rn : 0;
+  return { n: cases.length, balanced: 1 - (frr + far) / 2, frr, far, byKind: Object.fromEntries(Object.entries(kinds).map(([k, [n, p]]) => [k, p / n])) };
+}
+
+/** The real-page cases of one half, each page a one-page corpus (as the SDK builds it). */
+export async function pageCases(split: 'dev' | 'heldout'): Promise<GateCase[]> {
+  const cs = loadPageCases(join(shared, 'pages'), join(root, 'eval', 'pages', 'questions.txt')).filter((c) => c.split === split);
+  const corpora = new Map<string, Corpus>();
+  const out: GateCase[] = [];
+  for (const c of cs) {
+    let corpus = corpora.get(c.case);
+    if (!corpus) { corpus = await prepareCorpus([{ url: `eval:${c.case}`, title: c.title, text: c.page }]); corpora.set(c.case, corpus); }
+    out.push({ corpus, text: `${c.title}\n\n${c.page}`, question: c.question, expect: c.kind === 'answerable' || c.kind === 'page' ? 'answer' : 'refuse', kind: c.kind });
+  }
+  return out;
+}
+
+/** SQuAD's cases of one half: each answerable question against its article, and against one other (fixed seed). */
+export async function squadCases(half: 'tune' | 'heldout'): Promise<GateCase[]> {
+  const arts = loadSquad(join(shared, 'squad', 'dev-v2.0.cs224n-half.json')).filter((_, i) => i % 2 === (half === 'tune' ? 0 : 1));
+  const corpora = await Promise.all(arts.map((a) => prepareCorpus([{ url: 'eval:page', title: '', text: a.page }])));
+  const rnd = rng(20240601); // as build-squad-cases.ts
+  const out: GateCase[] = [];
+  arts.forEach((a, i) => {
+    for (const q of a.questions) {
+      out.push({ corpus: corpora[i]!, text: a.page, question: q.question, expect: 'answer', kind: 'own article' });
+      const others = arts.map((_, j) => j).filter((j) => j !== i);
+      const j = others.splice(Math.floor(rnd() * others.length), 1)[0]!;
+      out.push({ corpus: corpora[j]!, text: arts[j]!.page, question: q.question, expect: 'refuse', kind: 'other article' });
+    }
+  });
+  return out;
+}
+
+/**
+ * The naive gate of ../shared/eval/README.md: the question's content words (Kit's tokeniser, the page language's
+ * stopwords and question words, no stemming) found in the page; words in at least `maxDf` of the documents (the
+ * set's paragraphs) are ignored; passes with at least `k` shared words.
+ */
+export function naiveGate(cases: readonly GateCase[], k: number, maxDf: number): (c: GateCase) => boolean {
+  const paragraphs = new Set<string>();
+  for (const c of cases) for (const p of c.text.split(/\n\s*\n/)) if (p.trim()) paragraphs.add(p);
+  const df = new Map<string, number>();
+  for (const p of paragraphs) for (const w of new Set(tokenize(p))) df.set(w, (df.get(w) ?? 0) + 1);
+  const limit = maxDf * paragraphs.size;
+  const vocab = new Map<string, Set<string>>();
+  return (c) => {
+    let v = vocab.get(c.text);
+    if (!v) { v = new Set(tokenize(c.text)); vocab.set(c.text, v); }
+    const stop = resourcesFor(c.corpus.language);
+    let shared = 0;
+    for (const w of new Set(tokenize(c.question))) {
+      if (stop.isStopword(w) || (df.get(w) ?? 0) >= limit) continue;
+      if (v.has(w)) shared++;
+    }
+    return shared >= k;
+  };
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+const row = (name: string, r: Rates): string => `| ${name} | ${r.balanced.toFixed(3)} | ${pct(r.frr)} | ${pct(r.far)} | ${Object.entries(r.byKind).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' · ')} |`;
+
+export const VARIANTS: Record<string, GroundingOptions> = {
+  'Kit gate (default)': {},
+  '− page-self phrasings': { selfPhrasings: false },
+  '− answerability (types + coverage)': { answerability: false, minCoverage: 0 },
+  '− coverage (answer types only)': { minCoverage: 0 },
+  '− centrality (coverage by rarity alone)': { centralityPower: 0 },
+  '− two-passage window': { window: 1 },
+  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0 },
+};
+
+async function main(): Promise<void> {
+  await loadAllLanguages();
+  const sets: [string, GateCase[], GateCase[]][] = [
+    ['real pages', await pageCases('dev'), await pageCases('heldout')],
+    ['SQuAD 2.0', await squadCases('tune'), await squadCases('heldout')],
+  ];
+  for (const [name, dev, held] of sets) {
+    const devName = name === 'SQuAD 2.0' ? 'tuning' : 'development';
+    console.log(`\n### ${name}: held-out half (${held.length} cases), then ${devName} half (${dev.length})\n`);
+    console.log('| gate | balanced accuracy | false refusals | off-topic accepted | passed, by kind |');
+    console.log('|---|---|---|---|---|');
+    for (const [label, opts] of Object.entries(VARIANTS)) console.log(row(`${label} — held-out`, rates(held, (c) => checkGrounding(c.corpus, c.question, opts).grounded)));
+    for (const [label, opts] of Object.entries(VARIANTS)) console.log(row(`${label} — ${devName}`, rates(dev, (c) => checkGrounding(c.corpus, c.question, opts).grounded)));
+    if (process.argv.includes('--quick')) continue;
+    // Baseline at its best settings on the development half.
+    let best: { k: number; p: number; r: Rates } | null = null;
+    for (const k of [1, 2, 3]) for (const p of [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.01]) {
+      const r = rates(dev, naiveGate(dev, k, p));
+      if (best === null || r.balanced > best.r.balanced) best = { k, p, r };
+    }
+    const readme = rates(held, naiveGate(held, 2, 0.1));
+    console.log(row(`naive overlap, best on ${devName} (≥ ${best!.k} words, ignoring words in ≥ ${Math.round(best!.p * 100)} % of paragraphs) — held-out`, rates(held, naiveGate(held, best!.k, best!.p))));
+    console.log(row(`same — ${devName}`, best!.r));
+    console.log(row('naive overlap, README setting (≥ 2, ignoring ≥ 10 %) — held-out', readme));
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

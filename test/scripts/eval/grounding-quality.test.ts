@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { checkGrounding } from '../../../core/grounding/index.js';
+import { loadAllLanguages } from '../../../core/text/index.js';
+import { loadPageCases, parseQuestions } from '../../../scripts/eval/build-pages-cases.js';
+import { pageCases, rates, squadCases, type GateCase } from '../../../scripts/eval/grounding-report.js';
+
+// The grounding eval guarded in CI (issue 16.6): the product gate on the held-out halves of the real-page set
+// (eval/pages, 259 questions over 27 pages) and of SQuAD 2.0 (3,222 decisions over 8 articles), a few seconds.
+// SQuAD's floors are the goals of docs/grounding.md (balanced accuracy ≥ 0.92, false refusals ≤ 4 %, off-topic
+// accepted ≤ 12 %). On real pages the goals are NOT met yet (docs/grounding.md): the floors there are the measured
+// held-out level less a small margin, so that a change making the gate worse on real pages fails here.
+const GOAL = { balanced: 0.92, frr: 0.04, far: 0.12 };
+const REAL_PAGES_FLOOR = { balanced: 0.83, frr: 0.11, far: 0.22 };
+
+describe('grounding quality (held-out halves)', function () {
+  this.timeout(60_000);
+  let pages: GateCase[];
+  let squad: GateCase[];
+  before(async () => {
+    await loadAllLanguages();
+    pages = await pageCases('heldout');
+    squad = await squadCases('heldout');
+  });
+
+  it(`meets the goals on SQuAD 2.0 held-out: balanced accuracy ≥ ${GOAL.balanced}, false refusals ≤ 4 %, off-topic accepted ≤ 12 %`, () => {
+    const r = rates(squad, (c) => checkGrounding(c.corpus, c.question).grounded);
+    expect(r.n).to.equal(3222);
+    expect(r.balanced).to.be.at.least(GOAL.balanced);
+    expect(r.frr).to.be.at.most(GOAL.frr);
+    expect(r.far).to.be.at.most(GOAL.far);
+  });
+
+  it('holds its measured level on real pages held-out (below the goals: see docs/grounding.md)', () => {
+    const r = rates(pages, (c) => checkGrounding(c.corpus, c.question).grounded);
+    expect(r.n).to.equal(259);
+    expect(r.balanced).to.be.at.least(REAL_PAGES_FLOOR.balanced);
+    expect(r.frr).to.be.at.most(REAL_PAGES_FLOOR.frr);
+    expect(r.far).to.be.at.most(REAL_PAGES_FLOOR.far);
+    // Far off-topic questions are refused on every page.
+    expect(r.byKind['far']).to.be.at.most(0.05);
+  });
+});
+
+describe('real-page question file', () => {
+  it('parses kinds and gold answers, and rejects off-topic questions with answers', () => {
+    const pages = parseQuestions('@ p\na: How much? => $5 || five dollars\ns: Who wrote it?\nn: Opening hours?\nf: Weather?\n');
+    expect(pages[0]!.questions.map((q) => q.kind)).to.deep.equal(['answerable', 'page', 'near_miss', 'far']);
+    expect(pages[0]!.questions[0]!.answers).to.deep.equal(['$5', 'five dollars']);
+    expect(() => parseQuestions('@ p\nn: Opening hours? => 9am\n')).to.throw(/off-topic/);
+    expect(() => parseQuestions('@ p\na: How much?\n')).to.throw(/gold answer/);
+  });
+
+  it('builds 523 questions over 55 pages, every gold answer found in its page', () => {
+    const cases = loadPageCases('../shared/eval/pages', 'eval/pages/questions.txt');
+    expect(cases).to.have.length(523);
+    expect(new Set(cases.map((c) => c.case)).size).to.equal(55);
+    expect(cases.filter((c) => c.split === 'dev')).to.have.length(264);
+  });
+});
