@@ -54,9 +54,11 @@ const TEMPERATURE_CUES = set('temperature temperatures hot cold warm degrees tem
 const SPEED_CUES = set('fast speed speeds quickly vitesse geschwindigkeit velocidad');
 const POWER_CUES = set('power watts wattage puissance leistung potencia');
 const STORAGE_CUES = set('storage memory ram disk');
-const PERCENT_CUES = set('percent percentage discount rate pourcentage remise prozent rabatt porcentaje descuento');
-const CONTACT_CUES = set('contact contacting email mail phone telephone call reach emails phones '
-  + 'contacter joindre courriel telephoner kontakt kontaktieren telefon anrufen erreichen contactar contacto correo llamar telefono contato contatar ligar');
+const PERCENT_CUES = set('percent percentage discount pourcentage remise prozent rabatt porcentaje descuento');
+// Nouns and verbs that ask how to get in touch; the verbs ("call", "reach") only in a how/where question.
+const CONTACT_CUES = set('contact contacting email emails mail phone phones telephone hotline helpline '
+  + 'contacter courriel telephone kontakt kontaktieren telefon contactar contacto correo telefono contato contatar');
+const CONTACT_VERBS = set('call reach joindre anrufen erreichen llamar ligar');
 const YESNO_START = set('is are was were do does did can could will would should shall has have had may might must isnt arent doesnt dont cant wont');
 
 /** The answer a question asks for, or null when its words do not say ("what is…", "why…", "how do I…"). */
@@ -81,9 +83,11 @@ export function expectedAnswer(words: readonly string[]): AnswerIntent | null {
       const u = units();
       if (has(MONEY_CUES) && !u.includes('mass')) return { type: 'money' };
       if (u.length > 0) return { type: 'quantity', units: u };
+      // "How often…" is answered as often by a condition ("unless the walls stop misting") as by a frequency.
+      if (next === 'often' || next === 'oft') return null;
+      if (next === 'many' || next === 'viele') return DURATION_UNITS.has(words[i + 2] ?? '') ? { type: 'duration' } : { type: 'number' };
       if (next === 'long' || next === 'lange' || has(DURATION_CUES)) return { type: 'duration' };
-      if (next === 'often') return { type: 'number' };
-      // "How much is the Summit plan?": "how much" before a verb asks for a price.
+      // "How much is the Summit plan?": "how much" before "is" asks for a price.
       if ((next === 'much' && VERB_AFTER_MUCH.has(words[i + 2] ?? '')) || (HOW_MUCH.has(w) && MONEY_VERB.has(next))) return { type: 'money' };
       return { type: 'number' };
     }
@@ -108,17 +112,17 @@ export function expectedAnswer(words: readonly string[]): AnswerIntent | null {
     if (WHO.has(w)) return { type: 'person' };
     if (WHERE.has(w)) return has(CONTACT_CUES) ? { type: 'contact' } : { type: 'place' };
   }
-  if (has(CONTACT_CUES) && (words.includes('how') || words.includes('comment') || words.includes('wie') || words.includes('como'))) return { type: 'contact' };
+  if ((has(CONTACT_CUES) || has(CONTACT_VERBS)) && (words.includes('how') || words.includes('comment') || words.includes('wie') || words.includes('como'))) return { type: 'contact' };
   if (words.length > 1 && YESNO_START.has(words[0]!)) return { type: 'yesno' };
   return null;
 }
 
 const HOW_NUMBER_DE = set('viel viele lange alt weit gross hoch schwer oft teuer');
-const VERB_AFTER_MUCH = set('is are was were does do did will would for to');
+const VERB_AFTER_MUCH = set('is are was were');
 const MONEY_VERB = set('coute coutent cuesta cuestan custa custam costa kostet');
 
 const CUES: readonly ReadonlySet<string>[] = [MONEY_CUES, MASS_CUES, LENGTH_CUES, DURATION_CUES, TEMPERATURE_CUES, SPEED_CUES, POWER_CUES,
-  STORAGE_CUES, PERCENT_CUES, CONTACT_CUES, TIME_NOUNS, NUMBER_NOUNS, PERSON_NOUNS, PLACE_NOUNS];
+  STORAGE_CUES, PERCENT_CUES, CONTACT_CUES, CONTACT_VERBS, TIME_NOUNS, NUMBER_NOUNS, PERSON_NOUNS, PLACE_NOUNS];
 
 /**
  * True for a word that says what kind of answer is wanted ("cost", "weigh", "email", "year", "city") rather than
@@ -188,7 +192,8 @@ export function answerMatches(intent: AnswerIntent, sentence: string, questionWo
     case 'money':
       return MONEY.test(sentence);
     case 'duration':
-      return quantityWith(sentence, asked, DURATION_UNITS);
+      // "for 21 months"; "since the early 1990s", "since 2014" answer "how long has…" too.
+      return quantityWith(sentence, asked, DURATION_UNITS) || /\bsince\b.{0,20}\b(1\d{3}|20\d{2})s?\b/i.test(sentence);
     case 'quantity': {
       const kinds = intent.units ?? [];
       if (kinds.includes('percent') && /\d\s?%/.test(sentence)) return true;
@@ -202,6 +207,29 @@ export function answerMatches(intent: AnswerIntent, sentence: string, questionWo
     case 'place':
     case 'entity':
       return hasNewName(sentence, asked);
+  }
+}
+
+const RELATIVE_TIME = /\b(?:ago|yesterday|today|tomorrow|tonight|recently|soon|now|later|earlier|since|until|till|during|before|after|when|once|hier|aujourd'hui|demain|depuis|jusqu|gestern|heute|morgen|seit|bis|ayer|hoy|manana|mañana|desde|hasta|ontem|hoje|amanha|amanhã)\b/i;
+
+/**
+ * A looser {@link answerMatches}, for deciding that a passage cannot answer: a number (with any unit, or none)
+ * for amounts, prices, measures and durations; a date, number or relative time ("since", "after", "ago") for
+ * times. A sentence failing it holds no answer of the kind asked for, however the answer is phrased.
+ */
+export function answerPossible(intent: AnswerIntent, sentence: string, questionWords: readonly string[]): boolean {
+  switch (intent.type) {
+    case 'number':
+    case 'quantity':
+    case 'duration':
+      return numbersIn(sentence, new Set(questionWords)).length > 0 || (intent.type === 'duration' && answerMatches({ type: 'time' }, sentence, questionWords))
+        || (intent.type === 'duration' && RELATIVE_TIME.test(sentence)) || /\b(?:lifetime|forever|life)\b/i.test(sentence);
+    case 'money':
+      return numbersIn(sentence, new Set(questionWords)).length > 0 || MONEY.test(sentence);
+    case 'time':
+      return answerMatches(intent, sentence, questionWords) || numbersIn(sentence, new Set(questionWords)).length > 0 || RELATIVE_TIME.test(sentence);
+    default:
+      return answerMatches(intent, sentence, questionWords);
   }
 }
 

@@ -1,6 +1,6 @@
 import { ok, type Fail, type Ok } from '../errors/result.js';
 import type { Citation } from '../sources.js';
-import { CHECKABLE_TYPES, answerMatches, isAnswerCue, type AnswerIntent } from './answer-type.js';
+import { CHECKABLE_TYPES, answerMatches, answerPossible, isAnswerCue, type AnswerIntent } from './answer-type.js';
 import type { AnalyzedQuery, RankedPassage, Retriever } from './retriever.js';
 import { createSentenceRanker, type RankedSentence, type RankingOptions, type SentenceRanker } from './sentence-ranker.js';
 
@@ -9,21 +9,33 @@ export interface AnswerOptions {
   /** Ranked sentences returned beside the answer (the answer's own first). Default 3. */
   readonly candidates?: number;
   /**
-   * Least share of the question's IDF mass that the answer's section (its sentence, the sentence before, its
-   * heading, its passage) must hold, else the outcome is `not_found`. Default {@link ANSWER_DEFAULTS}.minCoverage.
+   * Least confidence (0–1) to answer; below it the outcome is `not_found` with the closest passages. Default
+   * {@link ANSWER_DEFAULTS}.minConfidence. 0 answers whenever any sentence matches.
    */
-  readonly minCoverage?: number;
+  readonly minConfidence?: number;
   /**
-   * When the question asks for a kind of fact that is written with digits, units or symbols (a price, a measure,
-   * a date, a contact), answer only with a sentence (or its context) that holds one; else `not_found`. Default true.
+   * When the best sentence holds nothing of the kind of fact asked for (no number for "how much", no date for
+   * "when", no email or phone for "how do I contact…"), answer with the best one that does. Default true.
    */
-  readonly requireAnswerType?: boolean;
+  readonly switchToAnswerType?: boolean;
   /**
-   * Decline when the question's most specific word (rarest in general language, answer-type cues such as "cost"
-   * aside) occurs nowhere in the pages: "does it come with a scale?" on a page that never says "scale". Default true.
+   * When an answer sentence needs no particular context, quote with it the neighbour in its paragraph that shares
+   * more of the question (when one shares any). Default true.
    */
-  readonly requireKeyTerm?: boolean;
+  readonly neighbourContext?: boolean;
+  /** Weights of the confidence over {@link ANSWER_SIGNALS} (bias last). */
+  readonly confidenceWeights?: readonly number[];
 }
+
+/**
+ * What the confidence weighs, in order (each 0–1): the shown text holds the exact kind asked for; the question
+ * asks for a checkable kind (amount, price, measure, time, contact) that the text cannot hold; the question has no
+ * expected kind; it is a yes/no question; share of the question's IDF in the answer's passage and heading; share of
+ * its weight in the answer's own sentences and heading; its most specific word is absent from the pages; that word
+ * is in the answer; the answer's lead over the next sentence; share of its content words found in the pages.
+ */
+export const ANSWER_SIGNALS = Object.freeze(['exact_kind', 'impossible_kind', 'untyped', 'yesno', 'section_coverage', 'answer_coverage',
+  'key_missing', 'key_in_answer', 'margin', 'page_coverage', 'words_in_answer', 'strength'] as const);
 
 /** An extractive answer: sentences quoted from the pages, with the pages they come from. */
 export interface ExtractiveAnswer {
@@ -36,17 +48,40 @@ export interface ExtractiveAnswer {
   readonly citations: readonly Citation[];
   /** The best sentences, best first; `sentences[0]` is the answer. */
   readonly sentences: readonly RankedSentence[];
+  /** How likely (0–1) the shown text answers the question, from {@link ANSWER_SIGNALS}. */
+  readonly confidence: number;
+  readonly signals: readonly number[];
 }
 
 /** Why no answer was given, with what came closest: the passages to show as sources, and the ranked sentences. */
 export interface NotFound extends Fail<'not_found'> {
   readonly closest: readonly RankedPassage[];
   readonly sentences: readonly RankedSentence[];
+  /** The confidence the best sentence had, when there was one. */
+  readonly confidence?: number;
+  readonly signals?: readonly number[];
 }
 
 export type AnswerOutcome = Ok<ExtractiveAnswer> | NotFound;
 
-export const ANSWER_DEFAULTS = Object.freeze({ candidates: 3, minCoverage: 0.15, requireAnswerType: true, requireKeyTerm: true });
+/**
+ * Defaults. The confidence's weights and threshold are printed by `npx tsx scripts/eval/qa-fit.ts`: logistic
+ * regression on the development halves only (real pages' `dev`, SQuAD's `tune`), the threshold maximising right
+ * answers minus twice the wrong ones (docs/inference.md has the trade-off curve).
+ */
+export const ANSWER_DEFAULTS = Object.freeze({
+  candidates: 3,
+  minConfidence: 0.57,
+  switchToAnswerType: true,
+  neighbourContext: true,
+  confidenceWeights: Object.freeze([0.46, -0.17, -0.11, 0.11, 0.47, 0.36, 0, 0.33, 1.26, 0, 0.47, 0.21, -1.26]) as readonly number[],
+});
+
+function logistic(x: readonly number[], w: readonly number[]): number {
+  let z = w[x.length] ?? 0;
+  for (let i = 0; i < x.length; i++) z += x[i]! * (w[i] ?? 0);
+  return 1 / (1 + Math.exp(-z));
+}
 
 /** Kit's built-in engine over one corpus: ranks its sentences and picks, composes or declines an answer. */
 export interface Answerer {
@@ -64,17 +99,19 @@ const LEANS_BACK = new Set(('it its this that these those they them their theirs
 export function createAnswerer(retriever: Retriever, options: AnswerOptions & RankingOptions = {}): Answerer {
   const ranker = createSentenceRanker(retriever, options);
   const k = Math.max(1, options.candidates ?? ANSWER_DEFAULTS.candidates);
-  const minCoverage = options.minCoverage ?? ANSWER_DEFAULTS.minCoverage;
-  const requireType = options.requireAnswerType ?? ANSWER_DEFAULTS.requireAnswerType;
-  const requireKey = options.requireKeyTerm ?? ANSWER_DEFAULTS.requireKeyTerm;
+  const switchType = options.switchToAnswerType ?? ANSWER_DEFAULTS.switchToAnswerType;
+  const minConfidence = options.minConfidence ?? ANSWER_DEFAULTS.minConfidence;
+  const weights = options.confidenceWeights ?? ANSWER_DEFAULTS.confidenceWeights;
+  const neighbourContext = options.neighbourContext ?? true;
   const { corpus } = retriever;
   const sentences = corpus.sentences;
   const { roles, headingOf } = ranker;
+  const missingWeight = Math.log(1 + corpus.passages.length + 0.5) * (1 + retriever.options.specificityWeight);
 
   const samePassage = (a: number, b: number): boolean => b >= 0 && b < sentences.length && sentences[a]!.passage === sentences[b]!.passage;
 
   // The sentence quoted with `s` so that it reads on its own, or -1.
-  const contextOf = (s: number): number => {
+  const contextOf = (s: number, scores?: Float64Array): number => {
     if (roles[s] === 'row') return -1;
     const prev = s - 1;
     if (samePassage(s, prev) && headingOf[prev] === headingOf[s]) {
@@ -86,6 +123,13 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     const next = s + 1;
     if (headingOf[s]! >= 0 && headingOf[s] === s - 1 && sentences[s]!.terms.length < 16 && samePassage(s, next)
       && roles[next] === 'sentence' && sentences[next]!.paragraph === sentences[s]!.paragraph && headingOf[next] === headingOf[s]) return next;
+    if (scores) {
+      // The neighbour in the same paragraph that shares more of the question, when one shares any.
+      const p = sentences[s]!.paragraph;
+      const a = prev >= 0 && sentences[prev]!.paragraph === p && roles[prev] === 'sentence' ? scores[prev]! : 0;
+      const b = next < sentences.length && sentences[next]!.paragraph === p && roles[next] === 'sentence' ? scores[next]! : 0;
+      if (a > 0 || b > 0) return a >= b ? prev : next;
+    }
     return -1;
   };
 
@@ -106,20 +150,66 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     ok: false, code: 'not_found', reason, closest: retriever.rankPassages(q, 3), sentences: ranked,
   });
 
-  // The question's most specific word (rarest in general language), cue words of its answer type aside: what the
-  // question is about. Null when the pages hold it (or the question has none).
-  const missingKey = (q: AnalyzedQuery): string | null => {
+  // The stem of the question's most specific word (rarest in general language), cue words of its answer type
+  // aside: what the question is about. Null when the question has none.
+  const keyOf = (q: AnalyzedQuery): string | null => {
     let key: string | null = null;
     let keyRank = 0;
-    let keyStem = '';
     for (const i of q.content) {
       const w = q.words[i]!;
       // "much" in "how much", "cost" in "how much does it cost": they say what kind of answer, not about what.
       if (isAnswerCue(w) || isAnswerCue(q.stems[i]!) || (i > 0 && (q.words[i - 1] === 'how' || q.words[i - 1] === 'wie'))) continue;
       const rank = /^\d/.test(w) ? 5_000 : Math.min(corpus.resources.commonRank(q.stems[i]!), 100_000);
-      if (rank > keyRank) { key = w; keyRank = rank; keyStem = q.stems[i]!; }
+      if (rank > keyRank) { key = q.stems[i]!; keyRank = rank; }
     }
-    return key !== null && !corpus.vocabulary.has(keyStem) ? key : null;
+    return key;
+  };
+
+  // What the answer rests on, each 0–1 (see ANSWER_SIGNALS): the evidence the confidence weighs.
+  const signalsOf = (q: AnalyzedQuery, intent: AnswerIntent | null, chosen: RankedSentence, context: number, second: RankedSentence | undefined): number[] => {
+    const s = chosen.sentence;
+    const shown = context >= 0 ? `${sentences[context]!.text} ${chosen.text}` : chosen.text;
+    const typed = intent !== null && CHECKABLE_TYPES.has(intent.type);
+    const exact = intent !== null && intent.type !== 'yesno' && (chosen.typeMatch || answerMatches(intent, shown, q.words));
+    const possible = intent !== null && answerPossible(intent, shown, q.words);
+    const own = new Set<number>();
+    const addTerms = (t: ArrayLike<number>): void => { for (let i = 0; i < t.length; i++) own.add(t[i]!); };
+    addTerms(sentences[s]!.terms);
+    if (context >= 0) addTerms(sentences[context]!.terms);
+    if (headingOf[s]! >= 0) addTerms(sentences[headingOf[s]!]!.terms);
+    // The page's title names what every sentence of it is about ("Tent care guide" above "Rinse the fly").
+    addTerms(corpus.titleTerms[chosen.page] ?? []);
+    // Weight of the question's words: found ones by IDF × specificity, missing ones as the rarest possible.
+    let mass = 0;
+    let held = 0;
+    for (let i = 0; i < q.terms.length; i++) {
+      const w = retriever.idf(q.terms[i]!) * q.weights[i]!;
+      mass += w;
+      if (own.has(q.terms[i]!)) held += w;
+    }
+    mass += (q.content.length - q.terms.length) * missingWeight;
+    const key = keyOf(q);
+    const keyId = key === null ? undefined : corpus.vocabulary.get(key);
+    let onPage = 0;
+    let inAnswer = 0;
+    for (const i of q.content) {
+      const id = corpus.vocabulary.get(q.stems[i]!);
+      if (id !== undefined) { onPage++; if (own.has(id)) inAnswer++; }
+    }
+    return [
+      exact ? 1 : 0,
+      typed && !possible ? 1 : 0,
+      intent === null ? 1 : 0,
+      intent?.type === 'yesno' ? 1 : 0,
+      coverage(q, s),
+      mass > 0 ? held / mass : 0,
+      key !== null && keyId === undefined ? 1 : 0,
+      keyId !== undefined && own.has(keyId) ? 1 : 0,
+      second && chosen.score > 0 ? Math.max(0, (chosen.score - second.score) / chosen.score) : 1,
+      q.content.length > 0 ? onPage / q.content.length : 0,
+      q.content.length > 0 ? inAnswer / q.content.length : 0,
+      mass > 0 ? Math.min(1, chosen.score / (mass * 2)) : 0,
+    ];
   };
 
   const answer = (question: string): AnswerOutcome => {
@@ -127,31 +217,44 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     const ranked = ranker.rank(q, Math.max(k, 10));
     const best = ranked[0];
     if (!best) return notFound(q, 'no word of the question occurs in the pages', []);
-    if (requireKey) {
-      const key = missingKey(q);
-      if (key !== null) return notFound(q, `the pages never mention "${key}"`, ranked.slice(0, k));
-    }
     const intent: AnswerIntent | null = ranker.intentOf(q);
     let chosen = best;
-    let context = contextOf(best.sentence);
-    if (requireType && intent !== null && CHECKABLE_TYPES.has(intent.type) && !best.typeMatch) {
-      // The best sentence lacks the kind of fact asked for: its context may hold it; else a lower one that does.
-      if (!(context >= 0 && answerMatches(intent, sentences[context]!.text, q.words))) {
-        const typed = (options as { switchType?: boolean }).switchType === false ? undefined : ranked.find((r) => r.typeMatch);
-        if (!typed) return notFound(q, `no passage holds a ${intent.type} for the question`, ranked.slice(0, k));
-        chosen = typed;
-        context = contextOf(typed.sentence);
-      }
+    const scores = neighbourContext ? ranker.sentenceScores(q) : undefined;
+    let context = contextOf(best.sentence, scores);
+    if (switchType && intent !== null && CHECKABLE_TYPES.has(intent.type) && !best.typeMatch
+      && !answerPossible(intent, best.text, q.words) && !(context >= 0 && answerPossible(intent, sentences[context]!.text, q.words))) {
+      // The best sentence (with its context) holds nothing of the kind asked for, however phrased: a lower one
+      // that holds it exactly takes its place.
+      const typed = ranked.find((r) => r.typeMatch);
+      if (typed) { chosen = typed; context = contextOf(typed.sentence, scores); }
     }
-    if (coverage(q, chosen.sentence) < minCoverage) return notFound(q, 'no passage matches enough of the question', ranked.slice(0, k));
     const order = [chosen, ...ranked.filter((r) => r !== chosen)].slice(0, k);
+    if (intent?.type === 'yesno') {
+      // A quoted sentence can confirm or deny only what the pages name: "does it come with a scale?" on a page
+      // that never says "scale" has no answer here, whatever sentence shares its other words. Very common words
+      // ("come", "use") are left out of the check: pages say them in other words.
+      // Without a common-word list for the pages' language, common and rare words cannot be told apart: no check.
+      const absent = corpus.resources.hasCommonWords ? q.content.find((i) => !corpus.vocabulary.has(q.stems[i]!) && !isAnswerCue(q.words[i]!)
+        && Math.min(corpus.resources.commonRank(q.stems[i]!), 100_000) > YESNO_COMMON_RANK) : undefined;
+      if (absent !== undefined) return notFound(q, `the pages never mention "${q.words[absent]}"`, order);
+    }
+    const signals = signalsOf(q, intent, chosen, context, order[1]);
+    const confidence = logistic(signals, weights);
+    if (confidence < minConfidence) {
+      const why = signals[1] === 1 ? `no passage holds a ${intent!.type} for the question`
+        : signals[6] === 1 ? `the pages never mention "${keyOf(q)}"` : 'no passage matches enough of the question';
+      return { ...notFound(q, why, order), confidence, signals };
+    }
     const ctx = context >= 0 ? sentences[context]!.text : null;
     const text = ctx === null ? chosen.text : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
-    return ok({ text, answer: chosen, context: ctx, citations: [{ url: chosen.url, title: chosen.title }], sentences: order });
+    return ok({ text, answer: chosen, context: ctx, citations: [{ url: chosen.url, title: chosen.title }], sentences: order, confidence, signals });
   };
 
   return { ranker, answer };
 }
+
+/** A yes/no question's words outside this many most common words of the language must be in the pages. */
+const YESNO_COMMON_RANK = 1_000;
 
 const answerers = new WeakMap<Retriever, Answerer>();
 

@@ -2,7 +2,7 @@ export { createRetriever, RETRIEVER_DEFAULTS } from './retriever.js';
 export type { Retriever, RetrieverOptions, RankedPassage, AnalyzedQuery } from './retriever.js';
 export { createSentenceRanker, RANKING_DEFAULTS } from './sentence-ranker.js';
 export type { SentenceRanker, RankedSentence, RankingOptions } from './sentence-ranker.js';
-export { answerQuestion, createAnswerer, ANSWER_DEFAULTS } from './answer.js';
+export { answerQuestion, createAnswerer, ANSWER_DEFAULTS, ANSWER_SIGNALS } from './answer.js';
 export type { Answerer, AnswerOptions, AnswerOutcome, ExtractiveAnswer, NotFound } from './answer.js';
 export { createExtractiveInference, estimateTokens, EXTRACTIVE_MODEL, DEFAULT_NOT_FOUND_MESSAGE } from './extractive-inference.js';
 export type { ExtractiveInferenceOptions } from './extractive-inference.js';

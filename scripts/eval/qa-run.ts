@@ -10,7 +10,7 @@
  *   answers over those passages alone (a new corpus for each question, as the server builds one per request).
  */
 import type { SourcePage } from '../../core/sources.js';
-import { createAnswerer, createRetriever, selectSources, type AnswerOptions, type AnswerOutcome, type Answerer, type RankingOptions } from '../../core/retrieval/index.js';
+import { createAnswerer, createRetriever, selectSources, type AnswerOptions, type AnswerOutcome, type Answerer, type RankingOptions, type RetrieverOptions } from '../../core/retrieval/index.js';
 import { buildCorpus, detectPagesLanguage, loadLanguage } from '../../core/text/index.js';
 import { containsAny, containsAnySubstring, exactMatch, tokenF1 } from './qa-metrics.js';
 
@@ -66,6 +66,7 @@ export interface QaTrace {
 export interface QaRunOptions {
   readonly path?: QaPath;
   readonly answer?: AnswerOptions & RankingOptions;
+  readonly retriever?: RetrieverOptions;
   /** Called with every question's trace. */
   readonly onTrace?: (t: QaTrace) => void;
 }
@@ -85,7 +86,7 @@ export async function runQa(items: readonly QaItem[], options: QaRunOptions = {}
       const pages = [pageOf(item.page)];
       await loadLanguage(detectPagesLanguage(pages));
       const t0 = cpuMs();
-      a = createAnswerer(createRetriever(buildCorpus(pages)), options.answer);
+      a = createAnswerer(createRetriever(buildCorpus(pages), options.retriever), options.answer);
       buildMs += cpuMs() - t0;
       answerers.set(key, a);
     }
@@ -97,7 +98,7 @@ export async function runQa(items: readonly QaItem[], options: QaRunOptions = {}
     } else {
       const t = cpuMs();
       const sources = selectSources(a.ranker.retriever, item.question, SDK_SOURCE_LIMITS);
-      const server = createAnswerer(createRetriever(buildCorpus(sources)), options.answer);
+      const server = createAnswerer(createRetriever(buildCorpus(sources), options.retriever), options.answer);
       const t1 = cpuMs();
       outcome = server.answer(item.question);
       const t2 = cpuMs();

@@ -10,7 +10,8 @@
  * its context — holds no gold answer), `best_sentence_em` / `best_sentence_f1` (SQuAD EM/F1 of the first ranked
  * sentence), `substring_top1` (the former substring metric), and `via_sources`: the same figures on the path a
  * visitor meets without KIT_INFERENCE_URL (the SDK's selected passages answered by the server's engine).
- * Optional case field `split`: figures are also given per split.
+ * Optional case fields (Kit extensions): `title`, the page's title, given to the corpus as the SDK gives
+ * `document.title`; `split`: figures are also given per split.
  */
 import { runQa, type QaFigures, type QaItem } from './qa-run.js';
 import { CaseError, requireObject, requireString, type EvalSuite } from './suite.js';
@@ -18,7 +19,7 @@ import { CaseError, requireObject, requireString, type EvalSuite } from './suite
 export { normalizeAnswer } from './qa-metrics.js';
 
 export interface QaCase extends QaItem {
-  readonly page: string;
+  readonly page: string | { url: string; title: string; text: string };
   readonly split?: string;
 }
 
@@ -33,7 +34,10 @@ export const qaSuite: EvalSuite<QaCase> = {
     }
     const split = o['split'];
     if (split !== undefined && typeof split !== 'string') throw new CaseError('"split" must be a string when given');
-    return { page, question, answers: answers as string[], ...(split === undefined ? {} : { split }) };
+    // Kit extension: the page's title, given to the corpus as the SDK gives document.title.
+    const title = o['title'];
+    if (title !== undefined && typeof title !== 'string') throw new CaseError('"title" must be a string when given');
+    return { page: title === undefined ? page : { url: 'eval:page', title, text: page }, question, answers: answers as string[], ...(split === undefined ? {} : { split }) };
   },
 
   async run(cases, { log }) {
