@@ -4,8 +4,9 @@
  * build-squad-cases.ts), and the visitors' questions on real pages (eval/pages, split by page as
  * build-pages-cases.ts: dev / held-out).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadPageCases, type PageCase } from './build-pages-cases.js';
 import { loadSquad } from './build-squad-cases.js';
 import type { QaItem } from './qa-run.js';
 
@@ -46,32 +47,19 @@ export async function unanswerableItems(source: 'pages' | 'squad', split: 'dev' 
       })));
     });
   }
-  const file = await casesFile(`pages-grounding-${split}.jsonl`);
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').flatMap((l) => {
-    const c = JSON.parse(l) as { page: string; title?: string; question: string; kind?: string; case?: string };
-    return c.kind === 'near_miss' ? [{ page: { url: `page:${c.case ?? ''}`, title: c.title ?? '', text: c.page }, question: c.question, answers: [], source: c.case ?? '' }] : [];
-  });
+  return pageCases().filter((c) => c.kind === 'near_miss' && c.split === split)
+    .map((c) => ({ page: { url: `page:${c.case}`, title: c.title, text: c.page }, question: c.question, answers: [], source: c.case }));
 }
 
-// A case file under .tmp/eval written by build-pages-cases.ts, built on demand when missing.
-async function casesFile(name: string): Promise<string> {
-  const file = join(ROOT, '.tmp', 'eval', name);
-  if (!existsSync(file)) {
-    const { spawnSync } = await import('node:child_process');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'eval', 'build-pages-cases.ts')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (r.status !== 0 || !existsSync(file)) throw new Error(`cannot build ${file}`);
-  }
-  return file;
+let cached: PageCase[] | null = null;
+// The real-page questions joined with their pages' text (build-pages-cases.ts), read once per process.
+function pageCases(): PageCase[] {
+  cached ??= loadPageCases(join(SHARED_EVAL, 'pages'), join(ROOT, 'eval', 'pages', 'questions.txt'));
+  return cached;
 }
 
-/**
- * The answerable visitors' questions on real pages of one split, from the case file that
- * `npx tsx scripts/eval/build-pages-cases.ts` writes (built on demand when missing).
- */
+/** The answerable visitors' questions on real pages of one split (eval/pages/questions.txt with the pages' text). */
 export async function pageItems(split: 'dev' | 'heldout' | 'all'): Promise<LabelledItem[]> {
-  const file = await casesFile(split === 'all' ? 'pages-qa.jsonl' : `pages-qa-${split}.jsonl`);
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => {
-    const c = JSON.parse(l) as { page: string; title?: string; question: string; answers: string[]; case?: string };
-    return { page: { url: `page:${c.case ?? ''}`, title: c.title ?? '', text: c.page }, question: c.question, answers: c.answers, source: c.case ?? '' };
-  });
+  return pageCases().filter((c) => c.kind === 'answerable' && (split === 'all' || c.split === split))
+    .map((c) => ({ page: { url: `page:${c.case}`, title: c.title, text: c.page }, question: c.question, answers: c.answers, source: c.case }));
 }
