@@ -63,6 +63,13 @@ export function miniSearch(corpus: Corpus, mini: MiniSearch, settings: MiniSearc
   return (question, k) => mini.search(question, options).slice(0, k).map((r) => corpus.sentences[r.id as number]!.text);
 }
 
+/**
+ * The best settings found by the grid search of scripts/eval/qa-report.ts (which searches again on every run and
+ * says so when its choice differs from these): used by the retrieval benchmark, which has no time for the search.
+ */
+export const BEST_BM25: Bm25Settings = Object.freeze({ k1: 0.3, b: 0 });
+export const BEST_MINISEARCH: MiniSearchSettings = Object.freeze({ k: 1.2, b: 0.75, d: 0.5, fuzzy: 0.2, prefix: true });
+
 /** Top-1 and top-3 (a gold answer among the first one / three sentences, whole tokens) of a ranking. */
 export interface RankingFigures { readonly n: number; readonly top1: number; readonly top3: number }
 
