@@ -8,6 +8,8 @@ import { tokenize } from '../text/tokenize.js';
 import { hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
 import { questionIntent, type QuestionIntent } from './intent.js';
 import { passageFacts, MONEY, HOURS, TIME, AMOUNT } from './answer-types.js';
+import { lexiconOf, questionLexicon, type Lexicon } from './lexicon.js';
+import { resourcesFor } from '../text/resources.js';
 
 /**
  * Tunables of the gate, with their defaults. The evidence model is documented in docs/grounding.md; the
@@ -81,9 +83,10 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
-  if (isPageQuestionWords(words, corpus.resources, qLang)) return { grounded: true, matched: [], reason: 'page_question' };
+  const lex = questionLexicon(corpus.resources);
+  if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { grounded: true, matched: [], reason: 'page_question' };
   const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
-  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, isStop);
+  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop);
   const names = namesIn(question);
 
   const content: ContentWord[] = [];
@@ -96,7 +99,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     seen.add(t);
     content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, corpus.resources) });
   }
-  if ((options.selfPhrasings ?? true) && hasSelfPhrasing(words) && isAboutThesePages(corpus, content, names)) {
+  if ((options.selfPhrasings ?? true) && hasSelfPhrasing(words, lex) && isAboutThesePages(content, names, lex)) {
     return { grounded: true, matched: [], reason: 'page_question' };
   }
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
@@ -139,9 +142,9 @@ const NO_INTENT: QuestionIntent = { types: new Set(), frame: new Set(), action: 
  * are: every remaining word is on the pages, or a common word that is not a name ("what's the *health* story
  * about?"). "Who wrote *Hamlet*?" is not.
  */
-function isAboutThesePages(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): boolean {
+function isAboutThesePages(content: readonly ContentWord[], names: ReadonlySet<string>, lex: Lexicon): boolean {
   for (const c of content) {
-    if (isSelfWord(c.word) || c.id !== undefined) continue;
+    if (isSelfWord(c.word, lex) || c.id !== undefined) continue;
     if (names.has(c.word) || c.rank > GROUNDING_DEFAULTS.selfCommonRank) return false;
   }
   return true;
@@ -278,7 +281,8 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
     const a = settings.actionId;
     if (a === undefined || !(corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)))) return false;
   }
-  const f = passageFacts(corpus, p) | (next >= 0 ? passageFacts(corpus, next) : 0);
+  const lex = passageLexicon(corpus);
+  const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
   if (types.has('money') && !(f & MONEY)) return false;
   if (types.has('hours') && !(f & HOURS)) return false;
   if (types.has('time') && !(f & TIME)) return false;
@@ -314,6 +318,14 @@ function rankOf(term: string, word: string, res: LanguageResources): number {
   // stemmed corpus: the fallback's unstemmed words would meet Porter stems by accident.
   const r = Math.min(res.commonRank(term), res.language === 'en' || !res.loaded ? Infinity : commonRank(term, 'en'));
   return Number.isFinite(r) ? r : GROUNDING_DEFAULTS.unknownRank;
+}
+
+const lexCache = new WeakMap<Corpus, Lexicon>();
+/** Passages are read with their corpus's language and English (web pages mix in English words and currencies). */
+function passageLexicon(corpus: Corpus): Lexicon {
+  let l = lexCache.get(corpus);
+  if (!l) { l = lexiconOf([corpus.resources, resourcesFor('en')]); lexCache.set(corpus, l); }
+  return l;
 }
 
 const firstCache = new WeakMap<Corpus, Int32Array>();

@@ -13,7 +13,47 @@ export interface LanguagePack {
    * empty slot where a word's stem ranked earlier (core/text/common-words/, by scripts/text/build-common-words.ts).
    */
   readonly commonStems?: string;
+  /** The words the grounding gate reads questions and passages with, in this language (core/grounding). */
+  readonly grounding?: GroundingWords;
 }
+
+/**
+ * Space-separated word lists of one language for the grounding gate's answerability check and page-self
+ * phrasings (core/grounding/intent.ts, page-question.ts, answer-types.ts): general vocabulary, never taken from
+ * evaluation questions. Normalised through the tokenizer when first used.
+ */
+export interface GroundingWords {
+  /** Page questions (core/grounding/page-question.ts): "résume", "parle", "cette", "svp". */
+  readonly pageIntent?: string;
+  readonly pageAbout?: string;
+  readonly pageDeictic?: string;
+  readonly pageFiller?: string;
+  /** Nouns naming a kind of page: "article", "story", "review". */
+  readonly selfNouns?: string;
+  /** Verbs asking who wrote the page or what it reviews: "wrote", "reviewed". */
+  readonly selfVerbs?: string;
+  /** Articles and demonstratives before such a noun ("the story", not "how do I post"). */
+  readonly determiners?: string;
+  /** One-word interrogatives of an amount: "combien", "cuántos". */
+  readonly amount?: string;
+  /** Words that ask for a price: "cost", "prix", "kostet". */
+  readonly money?: string;
+  /** Words that ask for opening hours or a timetable: "hours", "horaires". */
+  readonly hours?: string;
+  /** Interrogatives of a time: "when", "quand". */
+  readonly when?: string;
+  /** Words that open a how-to question before its verb: "comment", "cómo". */
+  readonly howto?: string;
+  /** Words skipped between a how-to lead and its verb: "puedo", "peux". */
+  readonly modals?: string;
+  /** In a passage, words of a price ("euros", "gratuit"), of opening hours (weekdays), of a time (months, "hier"), of an amount ("douze"). */
+  readonly currency?: string;
+  readonly clock?: string;
+  readonly dates?: string;
+  readonly numbers?: string;
+}
+
+export type GroundingWordList = keyof GroundingWords;
 
 /**
  * The text resources of one language, as one value that never changes: a corpus keeps the value it was built
@@ -38,6 +78,8 @@ export interface LanguageResources {
   readonly hasCommonWords: boolean;
   /** Rank (1 = most frequent) of a stem in the common-word list, or Infinity when absent or without a list. */
   commonRank(term: string): number;
+  /** The grounding gate's words of this language (normalised), by list; empty without the pack. */
+  groundingWords(list: GroundingWordList): ReadonlySet<string>;
 }
 
 const registry = new Map<Language, { readonly res: LanguageResources; clear(): void }>();
@@ -88,6 +130,7 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
     }
     return stopwords;
   };
+  const lexicon = new Map<GroundingWordList, ReadonlySet<string>>();
   const res: LanguageResources = {
     language: lang,
     loaded: pack !== null,
@@ -100,6 +143,14 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
       if (list === undefined) return Infinity;
       ranks ??= buildRanks(list);
       return ranks.get(term) ?? Infinity;
+    },
+    groundingWords(list) {
+      let set = lexicon.get(list);
+      if (!set) {
+        set = new Set((pack?.grounding?.[list] ?? '').split(/\s+/).filter(Boolean).flatMap((w) => tokenize(w)));
+        lexicon.set(list, set);
+      }
+      return set;
     },
   };
   const entry = { res, clear: stemmer.clear };

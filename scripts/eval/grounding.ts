@@ -5,7 +5,7 @@
  * off_topic_acceptance_rate (off-topic questions let through).
  */
 import { checkGrounding } from '../../core/grounding/index.js';
-import { prepareCorpus, type Corpus } from '../../core/text/index.js';
+import { loadAllLanguages, prepareCorpus, type Corpus } from '../../core/text/index.js';
 import { CaseError, requireObject, requireString, type EvalSuite } from './suite.js';
 
 export interface GroundingCase {
@@ -41,6 +41,9 @@ export const groundingSuite: EvalSuite<GroundingCase> = {
   },
 
   async run(cases, { log }) {
+    // As the server does at start-up: every language pack loaded, so a question is read with every language's
+    // words whatever page came first (the SDK loads the page's pack, and the question's with loadLanguageOf).
+    await loadAllLanguages();
     const corpora = new Map<string, Corpus>();
     const kinds = new Map<string, { n: number; passed: number }>();
     let answerN = 0, refused = 0, refuseN = 0, accepted = 0;

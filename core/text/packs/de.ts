@@ -1,7 +1,25 @@
 import { stemmer } from '@orama/stemmers/german';
 import { stopwords } from '@orama/stopwords/german';
 import { STEMS } from '../common-words/de.js';
-import type { LanguagePack } from '../resources.js';
+import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** German: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('de')). */
-export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS };
+const GROUNDING: GroundingWords = {
+  pageIntent: 'zusammenfassung zusammenfassen zusammen fasse fass uberblick worum',
+  pageAbout: 'geht handelt erklare beschreibe sagt',
+  pageDeictic: 'diese dieser dieses seite artikel text inhalt webseite',
+  pageFiller: 'mir bitte gib kannst konnen wichtigsten punkte thema es',
+  selfNouns: 'artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor autorin blog video anleitung liste webseite',
+  selfVerbs: 'geschrieben schrieb verfasst empfiehlt',
+  determiners: 'der die das dem den des diese dieser dieses diesem',
+  amount: 'wieviel wieviele',
+  money: 'preis preise kostet kosten gebuhr bezahlen billig teuer',
+  hours: 'offnungszeiten offnungszeit geoffnet offen fahrplan',
+  when: 'wann',
+  currency: 'euro cent franken kostenlos gratis',
+  clock: 'uhr montag dienstag mittwoch donnerstag freitag samstag sonntag',
+  dates: 'januar februar marz april mai juni juli august september oktober november dezember gestern morgen jahrhundert',
+  numbers: 'zwei drei vier funf sechs sieben acht neun zehn zwolf hundert tausend million millionen milliarde milliarden',
+};
+
+export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS, grounding: GROUNDING };

@@ -1,7 +1,20 @@
 import { stem } from 'porter2';
 import { stopwords } from '@orama/stopwords/english';
 import { STEMS } from '../common-words/en.js';
-import type { LanguagePack } from '../resources.js';
+import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** English: Porter2 (via `porter2`, twice as fast as a regex Porter), Orama's stopwords, 5,000 common words. Always loaded. */
-export const PACK: LanguagePack = { stem, stopwords, commonStems: STEMS };
+const GROUNDING: GroundingWords = {
+  selfNouns: 'article articles story piece post blog blogpost report review essay column editorial interview analysis guide tutorial walkthrough list listicle newsletter page site website text document video podcast author writer headline notes explainer feature news coverage recap writeup',
+  selfVerbs: 'wrote written writes author authored reviewed reviewing reviews covered covering discussed discussing describes described argued arguing argues recommends recommended announced announcing explains explaining teaches teaching ranking ranks reporting reports',
+  determiners: 'the this that these those its his her their your',
+  money: 'cost costs costing price prices priced pricing pay paid fee fees charge charges cheap cheaper cheapest expensive afford affordable fare fares tariff',
+  hours: 'hours opening open opens closing close closes timetable schedule schedules times',
+  when: 'when',
+  currency: 'dollars dollar euros euro cents cent pounds usd eur gbp yen yuan pesos rupees free',
+  clock: 'am pm monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends',
+  dates: 'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec yesterday today tomorrow tonight ago last next since until century decade ad bc bce',
+  numbers: 'one two three four five six seven eight nine ten eleven twelve dozen dozens hundred hundreds thousand thousands million millions billion billions half twice several',
+};
+
+export const PACK: LanguagePack = { stem, stopwords, commonStems: STEMS, grounding: GROUNDING };

@@ -1,7 +1,27 @@
 import { stemmer } from '@orama/stemmers/spanish';
 import { stopwords } from '@orama/stopwords/spanish';
 import { STEMS } from '../common-words/es.js';
-import type { LanguagePack } from '../resources.js';
+import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** Spanish: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('es')). */
-export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS };
+const GROUNDING: GroundingWords = {
+  pageIntent: 'resumen resumir sintesis',
+  pageAbout: 'trata explica describe dice',
+  pageDeictic: 'esta este esto pagina articulo sitio texto documento contenido',
+  pageFiller: 'dame por favor puedes principales ideas tema',
+  selfNouns: 'articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor autora sitio blog video portada guia tutorial lista',
+  selfVerbs: 'escribio escrito recomienda anuncia',
+  determiners: 'el la los las este esta ese esa del su',
+  amount: 'cuanto cuanta cuantos cuantas',
+  money: 'precio precios cuesta cuestan costo coste tarifa pagar barato barata caro cara',
+  hours: 'horario horarios abre abierto cierra apertura',
+  when: 'cuando',
+  howto: 'como',
+  modals: 'puedo puede podemos debo debe hay que se',
+  currency: 'euros euro pesos dolares centavos gratis gratuito',
+  clock: 'lunes martes miercoles jueves viernes sabado domingo',
+  dates: 'enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre ayer manana siglo',
+  numbers: 'dos tres cuatro cinco seis siete ocho nueve diez doce cien mil millon millones',
+};
+
+export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS, grounding: GROUNDING };

@@ -1,7 +1,27 @@
 import { stemmer } from '@orama/stemmers/french';
 import { stopwords } from '@orama/stopwords/french';
 import { STEMS } from '../common-words/fr.js';
-import type { LanguagePack } from '../resources.js';
+import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** French: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('fr')). */
-export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS };
+const GROUNDING: GroundingWords = {
+  pageIntent: 'resume resumer resumez resumes synthese synthetiser',
+  pageAbout: 'parle parlent parler traite explique decris dit',
+  pageDeictic: 'cette ce ceci page article site texte document contenu',
+  pageFiller: 'moi svp stp donne donnez peux pouvez principaux principales idees sujet',
+  selfNouns: 'article page texte reportage chronique tribune editorial billet entretien interview analyse critique dossier enquete auteur auteure site blog video papier recit guide tutoriel liste',
+  selfVerbs: 'ecrit redige recommande annonce',
+  determiners: 'le la les l ce cet cette ces du de son sa',
+  amount: 'combien',
+  money: 'prix cout coute coutent couter tarif tarifs payer paye cher chere gratuit',
+  hours: 'horaires horaire ouvert ouverture ferme fermeture',
+  when: 'quand',
+  howto: 'comment',
+  modals: 'je j on nous peux peut pouvons faut dois doit puis se',
+  currency: 'euros euro centimes francs gratuit',
+  clock: 'lundi mardi mercredi jeudi vendredi samedi dimanche',
+  dates: 'janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre hier demain siecle',
+  numbers: 'deux trois quatre cinq six sept huit neuf dix douze cent cents mille million millions milliard milliards',
+};
+
+export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS, grounding: GROUNDING };

@@ -1,5 +1,21 @@
 import { stopwords } from '@orama/stopwords/japanese';
-import type { LanguagePack } from '../resources.js';
+import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** Japanese: stopwords only (words are segmented, not stemmed). Loaded on demand (loadLanguage('ja')). */
-export const PACK: LanguagePack = { stopwords };
+const GROUNDING: GroundingWords = {
+  pageIntent: '要約 まとめ 概要',
+  pageAbout: 'について 説明 何',
+  pageDeictic: 'ページ 記事 この',
+  pageFiller: 'ください 簡単',
+  selfNouns: '記事 ページ ニュース お話 作者 著者 筆者 ブログ 内容 文章 レビュー',
+  selfVerbs: '書い 書き',
+  amount: 'いくつ いくら 何人 何時間 何個 何回',
+  money: '値段 価格 料金 費用 いくら',
+  hours: '営業時間 開館時間 何時 時刻表',
+  when: 'いつ',
+  howto: 'どうやって',
+  currency: '無料',
+  clock: '曜日 週末',
+};
+
+export const PACK: LanguagePack = { stopwords, grounding: GROUNDING };

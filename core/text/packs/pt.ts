@@ -1,7 +1,27 @@
 import { stemmer } from '@orama/stemmers/portuguese';
 import { stopwords } from '@orama/stopwords/portuguese';
 import { STEMS } from '../common-words/pt.js';
-import type { LanguagePack } from '../resources.js';
+import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** Portuguese: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('pt')). */
-export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS };
+const GROUNDING: GroundingWords = {
+  pageIntent: 'resuma resumo resumir sintese',
+  pageAbout: 'fala diz trata explica',
+  pageDeictic: 'essa esse isso esta este pagina artigo site texto conteudo',
+  pageFiller: 'pode podes favor principais',
+  selfNouns: 'artigo pagina texto noticia materia reportagem cronica coluna editorial entrevista analise resenha critica autor autora site blog video guia tutorial lista',
+  selfVerbs: 'escreveu escrito recomenda anuncia',
+  determiners: 'o a os as este esta esse essa do da seu sua',
+  amount: 'quanto quanta quantos quantas',
+  money: 'preco precos custa custam custo tarifa pagar barato caro',
+  hours: 'horario horarios abre aberto fecha funcionamento',
+  when: 'quando',
+  howto: 'como',
+  modals: 'posso pode podemos devo deve se',
+  currency: 'reais real euros dolares centavos gratis gratuito',
+  clock: 'segunda terca quarta quinta sexta sabado domingo',
+  dates: 'janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro ontem amanha seculo',
+  numbers: 'dois duas tres quatro cinco seis sete oito nove dez doze cem mil milhao milhoes',
+};
+
+export const PACK: LanguagePack = { stem: stemmer, stopwords, commonStems: STEMS, grounding: GROUNDING };

@@ -1,5 +1,23 @@
 import { stopwords } from '@orama/stopwords/mandarin';
-import type { LanguagePack } from '../resources.js';
+import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** Chinese: stopwords only (words are segmented, not stemmed). Loaded on demand (loadLanguage('zh')). */
-export const PACK: LanguagePack = { stopwords };
+const GROUNDING: GroundingWords = {
+  pageIntent: '总结 摘要 概括 概述 要点',
+  pageAbout: '关于 讲 说 介绍',
+  pageDeictic: '页面 本页 网页 文章 这个 这篇',
+  pageFiller: '请 一下 简单 的 主要',
+  selfNouns: '文章 本文 报道 報導 报导 新闻 新聞 游记 遊記 博客 网页 網頁 页面 頁面 作者 评论 評論 帖子 内容 內容 这篇 這篇',
+  selfVerbs: '写 寫 讲 講 写的 寫的',
+  amount: '多少 几 幾 多久 多长 多長',
+  money: '价格 價格 价钱 價錢 多少钱 多少錢 费用 費用 票价 票價 收费 收費',
+  hours: '营业时间 營業時間 开放时间 開放時間 几点 幾點 时刻表 時刻表',
+  when: '什么时候 什麼時候 何时 何時',
+  howto: '怎么 怎麼 如何',
+  modals: '能 可以 才能 要 我 才',
+  currency: '免费 免費',
+  clock: '星期 周末 週末',
+  dates: '今天 昨天 明天 去年 今年 明年',
+};
+
+export const PACK: LanguagePack = { stopwords, grounding: GROUNDING };

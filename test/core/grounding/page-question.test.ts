@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { isPageQuestion } from '../../../core/grounding/page-question.js';
+import { loadAllLanguages } from '../../../core/text/load-language.js';
 
 const PAGE_QUESTIONS = [
   'Summarise this page', 'summarize the article', 'Can you give me a summary?', 'What is this about?', "What's this page about?",
@@ -13,6 +14,8 @@ const OTHER_QUESTIONS = [
 ];
 
 describe('isPageQuestion', () => {
+  // A question's language words come with its pack (as a host does with loadLanguageOf).
+  before(loadAllLanguages);
   for (const q of PAGE_QUESTIONS) it(`says yes when asked "${q}"`, () => expect(isPageQuestion(q, 'en')).to.equal(true));
   for (const q of OTHER_QUESTIONS) it(`says no when asked "${q}"`, () => expect(isPageQuestion(q, 'en')).to.equal(false));
 });
