@@ -74,7 +74,7 @@ export const ANSWER_DEFAULTS = Object.freeze({
   minConfidence: 0.57,
   switchToAnswerType: true,
   neighbourContext: true,
-  confidenceWeights: Object.freeze([0.46, -0.17, -0.11, 0.11, 0.47, 0.36, 0, 0.33, 1.26, 0, 0.47, 0.21, -1.26]) as readonly number[],
+  confidenceWeights: Object.freeze([0.46, -0.17, -0.1, 0.11, 0.46, 0.37, 0, 0.34, 1.27, 0, 0.46, 0.22, -1.27]) as readonly number[],
 });
 
 function logistic(x: readonly number[], w: readonly number[]): number {
