@@ -102,7 +102,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   const switchType = options.switchToAnswerType ?? ANSWER_DEFAULTS.switchToAnswerType;
   const minConfidence = options.minConfidence ?? ANSWER_DEFAULTS.minConfidence;
   const weights = options.confidenceWeights ?? ANSWER_DEFAULTS.confidenceWeights;
-  const neighbourContext = options.neighbourContext ?? true;
+  const neighbourContext = options.neighbourContext ?? ANSWER_DEFAULTS.neighbourContext;
   const { corpus } = retriever;
   const sentences = corpus.sentences;
   const { roles, headingOf } = ranker;
