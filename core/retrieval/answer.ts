@@ -228,7 +228,10 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
       const typed = ranked.find((r) => r.typeMatch);
       if (typed) { chosen = typed; context = contextOf(typed.sentence, scores); }
     }
-    const order = [chosen, ...ranked.filter((r) => r !== chosen)].slice(0, k);
+    // The same sentence twice (one page under two addresses, text repeated across pages) is one candidate: a copy
+    // is no rival, so it neither takes a candidate's place nor cancels the answer's lead.
+    const seen = new Set<string>([chosen.text]);
+    const order = [chosen, ...ranked.filter((r) => r !== chosen && !seen.has(r.text) && (seen.add(r.text), true))].slice(0, k);
     if (intent?.type === 'yesno') {
       // A quoted sentence can confirm or deny only what the pages name: "does it come with a scale?" on a page
       // that never says "scale" has no answer here, whatever sentence shares its other words. Very common words

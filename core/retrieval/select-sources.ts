@@ -16,12 +16,18 @@ export interface SourceLimits {
  */
 export function selectSources(retriever: Retriever, question: string, limits: SourceLimits): SourcePage[] {
   const { corpus } = retriever;
-  const order = retriever.rankPassages(question, limits.maxSources).map((r) => r.passage);
-  for (let p = 0; order.length < limits.maxSources && p < corpus.passages.length; p++) if (!order.includes(p)) order.push(p);
+  // Twice the limit ranked: room for the copies skipped below.
+  const order = retriever.rankPassages(question, limits.maxSources * 2).map((r) => r.passage);
+  for (let p = 0; order.length < limits.maxSources * 2 && p < corpus.passages.length; p++) if (!order.includes(p)) order.push(p);
   const out: SourcePage[] = [];
+  const texts = new Set<string>();
   let used = 0;
   for (const p of order) {
+    if (out.length >= limits.maxSources) break;
     const passage = corpus.passages[p]!;
+    // A passage whose text was already chosen (one page under two addresses) adds nothing but cost.
+    if (texts.has(passage.text)) continue;
+    texts.add(passage.text);
     if (used + passage.text.length > limits.maxChars) break;
     used += passage.text.length;
     out.push({ url: passage.url, title: passage.title, text: passage.text });

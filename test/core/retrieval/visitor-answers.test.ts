@@ -67,6 +67,20 @@ describe('the default answerer on the demo shop and a product FAQ', () => {
     expect(r.cited.map((c) => c.url)).to.deep.equal(['https://demo.example/index']);
   });
 
+  it('answers from a page the site lists under two addresses (/ and /index.html) as from one page', async () => {
+    // The crawl reads the home page twice when the sitemap names / and the visitor is on /index.html: its copy must
+    // neither take a source's place nor count as a rival sentence that makes the answer look uncertain.
+    const twice = [...site, { ...page('index'), url: 'https://demo.example/' }];
+    const sources = selectSources(createRetriever(buildCorpus(twice)), 'How heavy is the Ridgeline 2?', { maxSources: 6, maxChars: 12_000 });
+    expect(new Set(sources.map((s) => s.text)).size).to.equal(sources.length);
+    expect(sources).to.have.length(6);
+    const r = await ask(twice, 'How heavy is the Ridgeline 2?');
+    expect(r.text).to.match(/890 grams/);
+    const out = answerQuestion(createRetriever(buildCorpus(twice)), 'How heavy is the Ridgeline 2?');
+    expect(out.ok).to.equal(true);
+    if (out.ok) expect(new Set(out.value.sentences.map((s) => s.text)).size).to.equal(out.value.sentences.length);
+  });
+
   it('says plainly that the page does not say, citing the closest passages, when asked what it never mentions', async () => {
     const r = await ask([faq], 'Does it come with a scale?');
     expect(r.text).to.equal(DEFAULT_NOT_FOUND_MESSAGE);
