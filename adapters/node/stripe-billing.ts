@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import { KitError } from '../../core/errors/index.js';
 import type { Tier } from '../../core/ports/account-store.port.js';
 import type { BillingPort, BillingWebhookOutcome, CheckoutRequest, CheckoutSession, PaidPlan } from '../../core/ports/billing.port.js';
@@ -22,8 +23,20 @@ export interface StripeBillingOptions {
 // canceled, unpaid, incomplete, incomplete_expired and paused fall back to free.
 const PAID_STATUSES = new Set(['active', 'trialing', 'past_due']);
 
+const requireCjs = createRequire(import.meta.url);
+
+/**
+ * stripe-node, loaded when billing is configured rather than on every start: it is ~250 files, a noticeable part of
+ * a restart's module loading, and a server without STRIPE_SECRET_KEY never needs it.
+ */
+function loadStripe(): typeof Stripe {
+  const loaded = requireCjs('stripe') as typeof Stripe & { default?: typeof Stripe };
+  return loaded.default ?? loaded;
+}
+
 /** Billing through Stripe Checkout (subscriptions) and Stripe webhooks. */
 export function createStripeBilling(options: StripeBillingOptions): BillingPort {
+  const Stripe = loadStripe();
   const stripe = new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...options.stripeConfig });
   const planOfPrice = new Map<string, PaidPlan>(Object.entries(options.prices).map(([plan, price]) => [price, plan as PaidPlan]));
   const tolerance = options.webhookToleranceSeconds ?? 300;

@@ -5,6 +5,8 @@
  *
  *   npx tsx bench/support/profile-chat.ts [pg|pglite] [seconds] [stream]
  *
+ * With 0 seconds it profiles the start alone (spawn → listening, then a clean stop): what a restart spends.
+ *
  * Run it under `flock /tmp/kit-heavy.lock`. Needs dist/server/main.js (`npm run build` or `npm run bench -- chat`).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -36,10 +38,15 @@ try {
   else env.KIT_DATA_DIR = join(work, 'pglite');
   const server = await startServer(['--cpu-prof', '--cpu-prof-dir', profDir, join(root, 'dist/server/main.js')], env, join(work, 'server.log'), /listening on (http:\/\/[^/"\s]+)/);
   const opts = { url: `${server.url}/v1/chat`, method: 'POST' as const, connections: 10, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${org.secrets[0]}` } };
-  await autocannon({ ...opts, seconds: 2 });
-  const r = await autocannon({ ...opts, seconds });
+  if (seconds > 0) {
+    await autocannon({ ...opts, seconds: 2 });
+    const r = await autocannon({ ...opts, seconds });
+    console.log(`${kind}${stream ? ' streamed' : ''}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}; load ${load1()}`);
+  } else {
+    const started = /"startup_ms":(\d+)/.exec(readFileSync(join(work, 'server.log'), 'utf8'));
+    console.log(`${kind}: start to listening ${started?.[1] ?? '?'} ms (the server's startup_ms); load ${load1()}`);
+  }
   await server.stop();
-  console.log(`${kind}${stream ? ' streamed' : ''}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}; load ${load1()}`);
   for (const file of readdirSync(profDir)) {
     type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
     const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
