@@ -137,7 +137,8 @@ export class PgliteWorkerClient {
    * Runs one self-contained statement (its own implicit transaction) WITHOUT the knex session: it is posted at once,
    * behind whatever the worker is running, so hot statements (the chat limiter's) queue in the worker instead of
    * waiting for the session to come back to the server's thread between statements. While a session's transaction
-   * is open it waits for its end, so it never runs inside someone else's transaction.
+   * is open it waits for its end, so it never runs inside someone else's transaction — so never await one from
+   * inside a knex transaction on the same database (it would wait for itself).
    */
   async queryAutocommit(sql: string, params: readonly unknown[] = []): Promise<WireResults> {
     await this.#whenReady();
