@@ -73,7 +73,7 @@ const defaultSend = (url: string, body: string): void => {
  * Collects what the browser answered or refused and sends it when the page is hidden (`visibilitychange` to hidden,
  * `pagehide`: the last moment a page can send, the one `sendBeacon` exists for) or when a batch fills — never at the
  * moment of a question. Counts travel with the key alone (one row per page, mode and outcome; a batch holds at most
- * 50 questions, within the server's 50 rows and 200 counted). Questions go with their text only once a sender is
+ * 50 questions, within the server's 50 rows and 50 counted). Questions go with their text only once a sender is
  * plugged in and the page holds a session; otherwise they are counted. Small on purpose: it is in the runtime chunk,
  * before any answer.
  */

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import type { QuestionCount, QuestionMode, QuestionOutcome, Rating } from '../../core/insights/index.js';
 import type { QuestionLogPort } from '../../core/ports/question-log.port.js';
@@ -5,7 +6,7 @@ import type { RateLimiterPort } from '../../core/ports/rate-limiter.port.js';
 import type { Citation } from '../../core/sources.js';
 import type { KeyAuth } from '../auth/auth-context.js';
 import type { ServerConfig } from '../config.js';
-import { TOKENS, type Clock } from '../tokens.js';
+import { TOKENS, type Clock, type PlatformSecrets } from '../tokens.js';
 import type { AssistantSettingsService } from './assistant-settings-service.js';
 import { newQuestionId, type QuestionLogService } from './question-log-service.js';
 import { rateLimited } from './rate-limit-refusal.js';
@@ -18,8 +19,8 @@ export const MAX_COMMENT_CHARS = 500;
 export const BEACON_SESSION_GRACE_MS = 60 * 60_000;
 /** Beacons per key per minute for each chat request per minute of the key's plan (free: 10 × 60 = 600). */
 export const BEACONS_PER_KEY_PER_CHAT_MINUTE = 10;
-/** Questions one beacon may count in all (a page view asks far fewer; the SDK sends at 20). */
-export const MAX_BEACON_COUNTED = 200;
+/** Questions one beacon may count in all (the SDK sends at 20, and never more than 50). */
+export const MAX_BEACON_COUNTED = 50;
 /** A question reported by the browser may be this old. */
 const MAX_ITEM_AGE_MS = 24 * 60 * 60_000;
 
@@ -64,6 +65,7 @@ export class VisitorInsightsService {
     @inject(TOKENS.QuestionLogStore) private readonly store: QuestionLogPort,
     @inject(TOKENS.QuestionLogService) private readonly log: QuestionLogService,
     @inject(TOKENS.AssistantSettingsService) private readonly settings: AssistantSettingsService,
+    @inject(TOKENS.PlatformSecrets) private readonly secrets: PlatformSecrets,
   ) {}
 
   /** Thumbs up or down (and a comment) on an answer; replaces the visitor's earlier vote on it. */
@@ -109,7 +111,9 @@ export class VisitorInsightsService {
       if (!sid.ok) return sid;
       client = { bucket: `beacon:session:${sid.value}`, limit: this.config.insights.beaconsPerSessionPerMinute, what: 'This session' };
     } else {
-      client = { bucket: `beacon:ip:${auth.keyId}:${ip}`, limit: this.config.insights.beaconsPerIpPerMinute, what: 'This address' };
+      // A keyed hash, not the address: the counter row (kept about two minutes) must not store the visitor's IP.
+      const address = createHmac('sha256', this.secrets.sessionSecret).update(ip).digest('base64url').slice(0, 22);
+      client = { bucket: `beacon:ip:${auth.keyId}:${address}`, limit: this.config.insights.beaconsPerIpPerMinute, what: 'This address' };
     }
     const byClient = await this.limiter.hit(client.bucket, client.limit, 60, now);
     if (!byClient.allowed) return rateLimited(byClient, now, `${client.what} is over its ${client.limit} beacons per minute; retry later.`);

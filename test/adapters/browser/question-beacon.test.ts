@@ -95,7 +95,7 @@ describe('createQuestionBeacon', () => {
     noText.beacon.destroy();
   });
 
-  it("keeps within the server's limits: a batch holds at most 50 questions (50 rows, 200 counted)", () => {
+  it("keeps within the server's limits: a batch holds at most 50 questions (50 rows, 50 counted)", () => {
     const { sent, beacon, hide } = harness({ batchSize: 500, session: null });
     for (let p = 0; p < 60; p++) beacon.count({ page_url: `https://shop.example/p${p}`, mode: 'local', outcome: 'answered' });
     for (let i = 0; i < 45; i++) beacon.question(item(i, { outcome: 'refused' }));
