@@ -1,4 +1,4 @@
-import { createQuestionBeacon, type QuestionBeacon } from '../adapters/browser/question-beacon.js';
+import { createQuestionBeacon, type QuestionBeaconOptions } from '../adapters/browser/question-beacon.js';
 import type { PlatformClient, PlatformConfig } from '../adapters/remote/platform-client.js';
 import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { Citation } from '../core/sources.js';
@@ -26,7 +26,7 @@ export interface QuestionReporter {
   /** Queues a question the service never saw (answered on the device, or refused by the gate here): no request now. */
   report(question: BrowserQuestion): void;
   /** A remote answer arrived: the page holds a session now, so questions can go with their text (when logged). */
-  remoteAnswered(): void;
+  remoteAnswered(): Promise<void>;
   feedback(messageId: string, rating: 'up' | 'down', comment?: string): Promise<{ commentStored: boolean }>;
   destroy(): void;
 }
@@ -52,11 +52,13 @@ export function createQuestionReporter(options: {
   plan: PlatformConfig | null;
   /** The conversation's id when the instance keeps it (a new one per thread); default: one per reporter. */
   conversationId?: () => string;
+  /** The beacon's transport and page events (tests); default: sendBeacon, `window` and `document`. */
+  beacon?: Pick<QuestionBeaconOptions, 'send' | 'events'>;
 }): QuestionReporter {
   const own = randomId('cnv');
   const conversation = options.conversationId ?? (() => own);
   const logging = options.plan?.assistant?.logging.mode ?? 'off';
-  const beacon = options.plan ? createQuestionBeacon<QueuedQuestion>({ url: `${options.client.baseUrl}/beacon`, apiKey: options.apiKey, session: options.client.heldSession }) : null;
+  const beacon = options.plan ? createQuestionBeacon<QueuedQuestion>({ url: `${options.client.baseUrl}/beacon`, apiKey: options.apiKey, session: options.client.heldSession, ...options.beacon }) : null;
   let text: Promise<typeof import('./insights-text.js')> | null = null;
   const loadText = () =>
     (text ??= import(/* webpackChunkName: "kit-insights" */ './insights-text.js').then((m) => {
@@ -73,8 +75,8 @@ export function createQuestionReporter(options: {
       if (logging === 'off') beacon?.count(queued);
       else beacon?.question(queued);
     },
-    remoteAnswered() {
-      if (logging !== 'off' && beacon) loadText().catch(() => undefined);
+    async remoteAnswered() {
+      if (logging !== 'off' && beacon) await loadText().catch(() => undefined);
     },
     async feedback(messageId, rating, comment) {
       const { sendFeedback } = await loadText();

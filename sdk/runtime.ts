@@ -89,7 +89,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
       const started = Date.now();
       const report = (answer: Answer | null, error?: unknown): void => {
         // Remote answers are logged by the service; only what it never saw is reported from here.
-        if (answer?.id?.startsWith('req_')) return log.remoteAnswered();
+        if (answer?.id?.startsWith('req_')) return void log.remoteAnswered();
         if (!answer && engine.kind === 'remote') return;
         log.report({
           messageId: answer?.id ?? log.newMessageId(), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
