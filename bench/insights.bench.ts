@@ -40,7 +40,6 @@ const kitEnv = {
   HOST: '127.0.0.1',
   KIT_DEMO: 'false',
   NODE_ENV: 'production',
-  KIT_LOG_LEVEL: 'warn',
   KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
   KIT_LOGIN_MAX_PER_IP: '100000',
   KIT_SIGNUPS_PER_IP_PER_HOUR: '100000',

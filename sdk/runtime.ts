@@ -10,7 +10,7 @@ import { checkGrounding } from '../core/grounding/index.js';
 import { selectMode, type DeviceProfile, type PlanModes } from '../core/mode/index.js';
 import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
-import { createRetriever, type Retriever } from '../core/retrieval/index.js';
+import { createRetriever, type Retriever } from '../core/retrieval/retriever.js';
 import type { Citation, SourcePage } from '../core/sources.js';
 import { loadLanguageOf, prepareCorpus } from '../core/text/index.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';

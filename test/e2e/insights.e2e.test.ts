@@ -8,12 +8,13 @@
 import { resolve as resolvePath } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { createKnexDatabase, type KnexDatabase } from '../../adapters/node/knex-database.js';
+import { type KnexDatabase } from '../../adapters/node/knex-database.js';
 import { migrateToLatest } from '../../adapters/node/migrations/index.js';
 import { DEFAULT_REFUSAL_MESSAGE } from '../../core/config/defaults.js';
 import { DEMO_KEY_SETTING } from '../../server/demo/demo-site.js';
 import type { Platform } from '../../server/platform.js';
 import { launchChromium, newTestPage } from '../support/chromium.js';
+import { integrationTargets, openMemoryPglite } from '../support/databases.js';
 import { createTestPlatform, listen, seedOrg, type SeededOrg } from '../support/platform.js';
 import { createKeys, TEST_ALTCHA_ENV } from '../server/support/chat.js';
 import { ensureSdkBuilt } from './support/kit-server.js';
@@ -27,7 +28,8 @@ const FACTS = [
   'Orders placed before 1 pm Eastern time leave the workshop the same day.',
 ];
 
-describe("the owner's loop in Chromium (demo, widget thumbs, beacon on page hide)", function () {
+// On both databases: the embedded default (in memory here) and PostgreSQL 15.
+for (const target of integrationTargets()) describe(`the owner's loop in Chromium (demo, widget thumbs, beacon on page hide) on ${target.name}`, function () {
   this.timeout(240_000);
   let db: KnexDatabase;
   let platform: Platform;
@@ -43,7 +45,7 @@ describe("the owner's loop in Chromium (demo, widget thumbs, beacon on page hide
 
   before(async () => {
     ensureSdkBuilt();
-    db = await createKnexDatabase({ kind: 'pglite', dataDir: null });
+    db = target.name === 'pglite' ? await openMemoryPglite() : await target.open();
     await migrateToLatest(db.knex);
     platform = await createTestPlatform({
       database: db,

@@ -95,4 +95,31 @@ describeOnEachDatabase("the owner's instructions on the remote model path", (db)
     expect((await streamChat(server.url, secret(), chatBody())).status).to.equal(200);
     for (const row of await month()) expect(Number(row.reserved)).to.equal(0);
   });
+
+  it('holds no reservation after a burst of 30 chats whose settings lookup fails together', async () => {
+    const settings = resolve(platform.container, 'AssistantSettingsService');
+    const original = settings.resolveForKey.bind(settings);
+    let lookups = 0;
+    settings.resolveForKey = async () => {
+      lookups++;
+      await new Promise((r) => setTimeout(r, 5)); // all 30 are in flight before any fails
+      throw new Error('settings store unavailable');
+    };
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          fetch(`${server.url}/v1/chat`, { method: 'POST', headers: { ...secret(), 'content-type': 'application/json' }, body: JSON.stringify(chatBody()) }).then(async (res) => ({ status: res.status, id: res.headers.get('request-id')!, body: await res.json() })),
+        ),
+      );
+      expect(lookups).to.be.greaterThan(0);
+      for (const a of answers) expect([500, 429], JSON.stringify(a.body)).to.include(a.status);
+      expect(answers.filter((a) => a.status === 500)).to.have.length(lookups);
+      const ids = answers.map((a) => a.id);
+      expect(await db().knex('usage_events').where({ org_id: org.orgId }).whereIn('request_id', ids)).to.have.length(0);
+      const meters = await db().knex('org_meters').where({ org_id: org.orgId }).select('reserved');
+      for (const row of meters) expect(Number(row.reserved)).to.equal(0);
+    } finally {
+      settings.resolveForKey = original;
+    }
+  });
 });
