@@ -27,7 +27,7 @@ export async function seedQuestions(db: KnexDatabase, options: { orgId: string; 
               case when g % 10 = 0 then (case when r2 < 0.5 then 'down' else 'up' end) end,
               case when g % 10 = 0 then ts end
          from (select g, random() as r, random() as r2, ?::timestamptz - (random() * 30 * 86400) * interval '1 second' as ts,
-                      (array['How much is','Where is','Can I return','Do you ship','What size is','Is there a warranty on'])[1 + k % 6] || ' product ' || (k / 6) || '?' as q
+                      (array['How much is','Where is','Can I return','Do you ship','What size is','Is there a warranty on'])[1 + k % 6] || ' product ' || (k / 6) || chr(63) as q
                  from (select g, floor(exp(random() * ln(20000)))::int as k from generate_series(?::int, ?::int) g) a) s`,
       [tag, options.orgId, options.keyId, tag, tag, now, start, end],
     );

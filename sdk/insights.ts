@@ -1,5 +1,6 @@
-import { createQuestionBeacon, type QuestionBeacon } from '../adapters/browser/question-beacon.js';
+import { createQuestionBeacon, type QuestionBeaconOptions } from '../adapters/browser/question-beacon.js';
 import type { PlatformClient, PlatformConfig } from '../adapters/remote/platform-client.js';
+import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { Citation } from '../core/sources.js';
 
 /** A finished question in the browser, as the runtime reports it. */
@@ -22,64 +23,67 @@ export interface BrowserQuestion {
 export interface QuestionReporter {
   readonly conversationId: string;
   newMessageId(): string;
-  /** Reports a question the service never saw (answered on the device, or refused by the gate here). */
+  /** Queues a question the service never saw (answered on the device, or refused by the gate here): no request now. */
   report(question: BrowserQuestion): void;
+  /** A remote answer arrived: the page holds a session now, so questions can go with their text (when logged). */
+  remoteAnswered(): Promise<void>;
   feedback(messageId: string, rating: 'up' | 'down', comment?: string): Promise<{ commentStored: boolean }>;
   destroy(): void;
 }
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-function randomId(prefix: string): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  let out = '';
-  for (const b of bytes) out += ALPHABET[b % 62];
-  return `${prefix}_${out}`;
-}
+/** A question waiting for the page to hide: what the beacon counts it by, and the rest for its text. */
+export type QueuedQuestion = BrowserQuestion & { readonly page_url: string; readonly conversation_id: string };
+
+/** `prefix_` and 16 random base-36 pairs: what the API's id patterns accept. */
+const randomId = (prefix: string): string => `${prefix}_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(36)).join('')}`;
 
 /**
  * Reports what the service cannot see itself, following the organisation's choice in `/config`: with logging off only
- * counts of outcomes per page (never text), otherwise each question (the server masks it before storing). Nothing is
- * sent without a plan (the service is unreachable) or when `apiKey` goes to a Mode B proxy that does not relay beacons.
+ * counts of outcomes per page (never text), otherwise each question (the server masks it before storing). Everything
+ * waits for the page to hide (or a full batch), and nothing here asks for a session: text goes only with the session
+ * the page already holds (a remote answer or a vote solved its challenge), and the code that sends it (with feedback)
+ * is a lazy chunk loaded at that point. Until then, and without one, questions are counted. Nothing is sent without a
+ * plan (the service is unreachable).
  */
-export function createQuestionReporter(options: { client: PlatformClient; apiKey: string; plan: PlatformConfig | null }): QuestionReporter {
-  const conversationId = randomId('cnv');
+export function createQuestionReporter(options: {
+  client: PlatformClient;
+  transport: HttpTransportPort;
+  apiKey: string;
+  plan: PlatformConfig | null;
+  /** The conversation's id when the instance keeps it (a new one per thread); default: one per reporter. */
+  conversationId?: () => string;
+  /** The beacon's transport and page events (tests); default: sendBeacon, `window` and `document`. */
+  beacon?: Pick<QuestionBeaconOptions, 'send' | 'events'>;
+}): QuestionReporter {
+  const own = randomId('cnv');
+  const conversation = options.conversationId ?? (() => own);
   const logging = options.plan?.assistant?.logging.mode ?? 'off';
-  let beacon: QuestionBeacon | null = null;
-  const refreshSession = (): void => {
-    options.client.getSession().then((s) => beacon?.setSession(s.token), () => undefined);
-  };
+  const beacon = options.plan ? createQuestionBeacon<QueuedQuestion>({ url: `${options.client.baseUrl}/beacon`, apiKey: options.apiKey, session: options.client.heldSession, ...options.beacon }) : null;
+  let text: Promise<typeof import('./insights-text.js')> | null = null;
+  const loadText = () =>
+    (text ??= import(/* webpackChunkName: "kit-insights" */ './insights-text.js').then((m) => {
+      if (logging !== 'off') beacon?.sendItemsWith(m.createTextSender(logging));
+      return m;
+    }));
   return {
-    conversationId,
+    get conversationId() {
+      return conversation();
+    },
     newMessageId: () => randomId('msg'),
     report(q) {
-      if (!options.plan) return;
-      beacon ??= createQuestionBeacon({ url: `${options.client.baseUrl}/beacon`, apiKey: options.apiKey });
-      refreshSession();
-      if (logging === 'off') {
-        beacon.count({ page_url: q.pageUrl, mode: q.mode, outcome: q.outcome });
-        return;
-      }
-      beacon.question({
-        message_id: q.messageId,
-        conversation_id: conversationId,
-        asked_at: q.askedAt.toISOString(),
-        page_url: q.pageUrl,
-        mode: q.mode,
-        ...(q.model ? { model: q.model.slice(0, 200) } : {}),
-        outcome: q.outcome,
-        ...(q.errorCode ? { error_code: q.errorCode } : {}),
-        question: q.question.slice(0, 4_000),
-        ...(logging === 'full' && q.answer ? { answer: q.answer.slice(0, 4_000) } : {}),
-        citations: q.citations.slice(0, 20).map((c) => ({ url: c.url, title: c.title.slice(0, 300) })),
-        latency_ms: Math.max(0, Math.round(q.latencyMs)),
-      });
+      const queued = { ...q, page_url: q.pageUrl, conversation_id: conversation() };
+      if (logging === 'off') beacon?.count(queued);
+      else beacon?.question(queued);
     },
-    feedback(messageId, rating, comment) {
-      return options.client.feedback({ message_id: messageId, rating, ...(comment ? { comment: comment.slice(0, 500) } : {}) });
+    async remoteAnswered() {
+      if (logging !== 'off' && beacon) await loadText().catch(() => undefined);
+    },
+    async feedback(messageId, rating, comment) {
+      const { sendFeedback } = await loadText();
+      return sendFeedback(options.client, options.transport, options.apiKey, { message_id: messageId, rating, ...(comment ? { comment: comment.slice(0, 500) } : {}) });
     },
     destroy() {
       beacon?.destroy();
-      beacon = null;
     },
   };
 }

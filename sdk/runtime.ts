@@ -24,7 +24,7 @@ import { createRemoteInference, type RemoteInferencePort } from '../adapters/rem
 import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
 import { SETUP_CODES } from './setup-codes.js';
 import { DEFAULT_REFUSAL_MESSAGE } from '../core/config/defaults.js';
-import { createQuestionReporter } from './insights.js';
+import { createQuestionReporter, type QuestionReporter } from './insights.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
 
 /** Passages sent with a question: enough to hold an answer and its context, small enough for a local model. */
@@ -47,7 +47,9 @@ interface Context {
 export const startAssistant: StartAssistant = async (config, host, { emit, signal }) => {
   const transport = (host.transport as HttpTransportPort | undefined) ?? createFetchTransport();
   const client = createPlatformClient({ baseUrl: config.endpoint ?? defaultEndpoint(), apiKey: config.apiKey, transport, solveChallenge: createAltchaSolver() });
-  signal.addEventListener('abort', () => client.destroy(), { once: true });
+  let reporter: QuestionReporter | undefined;
+  // The reporter sends what is queued first, while the client still holds the page's session.
+  signal.addEventListener('abort', () => (reporter?.destroy(), client.destroy()), { once: true });
 
   // The three slow starts run together: the plan, the device, and the page.
   // The plan is read even for local mode: it says which modes the key may use, and it checks the key and origin.
@@ -93,12 +95,12 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   if (misconfigured) throw misconfigured;
 
   // The owner's log (issue 13): one conversation per instance; the service logs remote answers, the beacon the rest.
-  const reporter = createQuestionReporter({ client, apiKey: config.apiKey, plan });
-  signal.addEventListener('abort', () => reporter.destroy(), { once: true });
+  reporter = createQuestionReporter({ client, transport, apiKey: config.apiKey, plan });
+  const log = reporter;
   const settings = plan?.assistant ?? null;
   // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default.
   const refusalText = config.refusalMessage === DEFAULT_REFUSAL_MESSAGE && settings?.refusal_message ? settings.refusal_message : config.refusalMessage;
-  const engine = await chooseEngine(config, host, plan, device, client, emit, signal, () => ({ pageUrl: pageUrl(), conversationId: reporter.conversationId }));
+  const engine = await chooseEngine(config, host, plan, device, client, emit, signal, () => ({ pageUrl: pageUrl(), conversationId: log.conversationId }));
   const mode = engine.kind === 'remote' ? 'remote' : 'local';
 
   const logMode = engine.kind === 'remote' ? 'remote' : engine.kind === 'extractive' ? 'extractive' : 'local';
@@ -110,10 +112,10 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
       const started = Date.now();
       const report = (answer: Answer | null, error?: unknown): void => {
         // Remote answers are logged by the service; only what it never saw is reported from here.
-        if (answer && answer.id?.startsWith('req_')) return;
+        if (answer?.id?.startsWith('req_')) return void log.remoteAnswered();
         if (!answer && engine.kind === 'remote') return;
-        reporter.report({
-          messageId: answer?.id ?? reporter.newMessageId(), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
+        log.report({
+          messageId: answer?.id ?? log.newMessageId(), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
           mode: logMode, model: engine.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : 'answered',
           ...(error && isKitError(error) ? { errorCode: error.code } : {}), askedAt, latencyMs: Date.now() - started, pageUrl: pageUrl(),
         });
@@ -125,7 +127,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         await loadLanguageOf(question, context.retriever.corpus.language).catch(() => false);
         const verdict = checkGrounding(context.retriever.corpus, question, { minMatches: config.groundingMinMatches });
         if (!verdict.grounded) {
-          const refusal: Answer = { id: reporter.newMessageId(), text: refusalText, citations: [], refused: true, mode, model: engine.port.model };
+          const refusal: Answer = { id: log.newMessageId(), text: refusalText, citations: [], refused: true, mode, model: engine.port.model };
           report(refusal);
           return refusal;
         }
@@ -133,7 +135,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
       const sources = selectSources(context, question, plan?.limits.max_context_chars);
       try {
         const answer = await runEngine(engine, mode, { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
-        const withId: Answer = answer.id ? answer : { ...answer, id: reporter.newMessageId() };
+        const withId: Answer = answer.id ? answer : { ...answer, id: log.newMessageId() };
         report(withId);
         return withId;
       } catch (err) {
@@ -141,8 +143,8 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         throw err;
       }
     },
-    feedback: (messageId, rating, comment) => reporter.feedback(messageId, rating, comment),
-    destroy() { reporter.destroy(); client.destroy(); },
+    feedback: (messageId, rating, comment) => log.feedback(messageId, rating, comment),
+    destroy() { log.destroy(); client.destroy(); },
   };
   return assistant;
 };

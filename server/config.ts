@@ -92,6 +92,8 @@ export interface ServerConfig {
     readonly feedbackPerSessionPerMinute: number;
     /** Beacons per browser session per minute; default 20. */
     readonly beaconsPerSessionPerMinute: number;
+    /** Beacons without a session (counts only) per client IP and key per minute; default 30. */
+    readonly beaconsPerIpPerMinute: number;
   };
   /** The demo organisation seeded on a fresh database, and where the SDK bundle and demo site are served from. */
   readonly demo: { readonly seed: boolean; readonly sdkDir: string; readonly siteDir: string };
@@ -109,7 +111,7 @@ export const CONFIG_VARIABLES = Object.freeze([
   'KIT_DATA_DIR_LOCK_WAIT_MS', 'KIT_PGLITE_SHARED_BUFFERS', 'KIT_HEADERS_TIMEOUT_MS', 'KIT_REQUEST_TIMEOUT_MS',
   'KIT_KEEP_ALIVE_TIMEOUT_MS', 'KIT_MAX_CONNECTIONS_PER_IP', 'KIT_CONFIG_PER_MINUTE',
   'KIT_SETTINGS_CACHE_TTL_MS', 'KIT_QUESTION_LOG_FLUSH_MS', 'KIT_QUESTION_LOG_QUEUE_MAX', 'KIT_PURGE_INTERVAL_MINUTES',
-  'KIT_FEEDBACK_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_SESSION_PER_MINUTE',
+  'KIT_FEEDBACK_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_IP_PER_MINUTE',
 ] as const);
 
 /** A configuration the server cannot start with; `problems` has one line per variable. */
@@ -243,6 +245,7 @@ const EnvSchema = z.object({
   KIT_PURGE_INTERVAL_MINUTES: int(1, 1_440, 60),
   KIT_FEEDBACK_PER_SESSION_PER_MINUTE: int(1, 1_000, 10),
   KIT_BEACONS_PER_SESSION_PER_MINUTE: int(1, 1_000, 20),
+  KIT_BEACONS_PER_IP_PER_MINUTE: int(1, 10_000, 30),
 });
 
 /**
@@ -328,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       purgeIntervalMinutes: e.KIT_PURGE_INTERVAL_MINUTES,
       feedbackPerSessionPerMinute: e.KIT_FEEDBACK_PER_SESSION_PER_MINUTE,
       beaconsPerSessionPerMinute: e.KIT_BEACONS_PER_SESSION_PER_MINUTE,
+      beaconsPerIpPerMinute: e.KIT_BEACONS_PER_IP_PER_MINUTE,
     },
     demo: { seed: e.KIT_DEMO, sdkDir: resolve(cwd, e.KIT_SDK_DIR), siteDir: resolve(cwd, e.KIT_DEMO_DIR) },
   };

@@ -31,6 +31,8 @@ import type { SessionTokens } from './services/session-tokens.js';
 import type { AssistantSettingsStorePort } from '../core/ports/assistant-settings.port.js';
 import type { JobSchedulePort } from '../core/ports/job-schedule.port.js';
 import type { OrgExportPort } from '../core/ports/org-export.port.js';
+import type { OrgDeletionPort } from '../core/ports/org-deletion.port.js';
+import type { OrgDeletionService } from './services/org-deletion-service.js';
 import type { QuestionLogPort } from '../core/ports/question-log.port.js';
 import type { AssistantSettingsService } from './services/assistant-settings-service.js';
 import type { InsightsService } from './services/insights-service.js';
@@ -91,6 +93,8 @@ export interface Services {
   QuestionLogStore: QuestionLogPort;
   JobSchedule: JobSchedulePort;
   OrgExport: OrgExportPort;
+  OrgDeletion: OrgDeletionPort;
+  OrgDeletionService: OrgDeletionService;
   AssistantSettingsService: AssistantSettingsService;
   QuestionLogService: QuestionLogService;
   VisitorInsightsService: VisitorInsightsService;
@@ -138,6 +142,8 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = Object.freeze(
   QuestionLogStore: Symbol.for('kit.QuestionLogStore'),
   JobSchedule: Symbol.for('kit.JobSchedule'),
   OrgExport: Symbol.for('kit.OrgExport'),
+  OrgDeletion: Symbol.for('kit.OrgDeletion'),
+  OrgDeletionService: Symbol.for('kit.OrgDeletionService'),
   AssistantSettingsService: Symbol.for('kit.AssistantSettingsService'),
   QuestionLogService: Symbol.for('kit.QuestionLogService'),
   VisitorInsightsService: Symbol.for('kit.VisitorInsightsService'),

@@ -15,122 +15,121 @@ export interface BeaconQuestion {
   readonly latency_ms?: number;
 }
 
+/** One outcome counted on a page (POST /v1/beacon `counts`): never text. */
+export type BeaconCount = Pick<BeaconQuestion, 'page_url' | 'mode' | 'outcome'>;
+
+/**
+ * Sends queued questions with their text: `post` each body (`{ session, items }`; the key is added). Loaded with the
+ * text path (adapters/browser/question-batches.ts), which turns them into wire items and splits them to fit a beacon.
+ */
+export type ItemSender<T> = (session: string, queued: readonly T[], post: (body: object) => void) => void;
+
 /** Options of the beacon. */
 export interface QuestionBeaconOptions {
   /** `…/v1/beacon`. */
   readonly url: string;
   /** The publishable key (sendBeacon cannot send an Authorization header). */
   readonly apiKey: string;
-  /** Questions per beacon before it is sent without waiting for the page to hide. Default 20. */
+  /**
+   * The browser session the page holds now, or null. The beacon never asks for one (that would mean solving a bot
+   * challenge just to report): without a session, questions are sent as counts.
+   */
+  readonly session: () => string | null;
+  /** Questions queued or counted before the beacon is sent without waiting for the page to hide. Default 20, at most 50. */
   readonly batchSize?: number;
-  /** Largest body (bytes); sendBeacon's quota is 64 KiB for a whole page. Default 60 000. */
-  readonly maxBytes?: number;
-  /** Default: `navigator.sendBeacon`, then `fetch(…, { keepalive: true })`. Resolves false when the browser refused it. */
-  readonly send?: (url: string, body: string) => boolean;
+  /** Default: `navigator.sendBeacon`, then `fetch(…, { keepalive: true })`. */
+  readonly send?: (url: string, body: string) => void;
   /** Where page-hide events come from. Default: `window` and `document`. */
   readonly events?: { readonly window: EventTarget; readonly document: EventTarget & { readonly visibilityState: string } };
 }
 
-/** The SDK's batched beacon (issue 13 §2): adapters/browser, so the SDK core never touches navigator or the DOM. */
-export interface QuestionBeacon {
+/**
+ * The SDK's batched beacon (issue 13 §2): adapters/browser, so the SDK core never touches navigator or the DOM.
+ * `T`: a queued question as the caller keeps it; the item sender makes it a wire item.
+ */
+export interface QuestionBeacon<T extends BeaconCount> {
   /** Queues a question with its text (only while the organisation logs questions). */
-  question(item: BeaconQuestion): void;
+  question(item: T): void;
   /** Counts an outcome on a page (with logging off: never text). */
-  count(entry: { readonly page_url?: string; readonly mode: 'local' | 'extractive' | 'remote'; readonly outcome: 'answered' | 'refused' | 'error' }): void;
-  /** The browser session to send with the next beacon (the server checks it like /chat's). */
-  setSession(token: string | null): void;
-  /** Sends what is queued now (page hide, a full batch). Nothing is sent without a session. */
+  count(entry: BeaconCount): void;
+  /** From now on, questions go with their text whenever the page holds a session (until then: as counts). */
+  sendItemsWith(sender: ItemSender<T>): void;
+  /** Sends what is queued now (page hide, a full batch). */
   flush(): void;
-  /** Questions and count rows waiting. */
+  /** Questions waiting (queued or counted). */
   readonly pending: number;
   /** Sends what is queued, then stops listening. */
   destroy(): void;
 }
 
-const defaultSend = (url: string, body: string): boolean => {
+const defaultSend = (url: string, body: string): void => {
   // text/plain keeps sendBeacon a "simple" request: no CORS preflight, which a beacon on unload could not wait for.
-  const blob = new Blob([body], { type: 'text/plain;charset=UTF-8' });
-  if (typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, blob)) return true;
-  if (typeof fetch !== 'function') return false;
-  fetch(url, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain;charset=UTF-8' }, credentials: 'omit', mode: 'cors' }).catch(() => undefined);
-  return true;
+  if (!navigator.sendBeacon?.(url, new Blob([body], { type: 'text/plain;charset=UTF-8' }))) {
+    fetch(url, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain;charset=UTF-8' }, credentials: 'omit' }).catch(() => undefined);
+  }
 };
 
 /**
- * Collects questions answered in the browser and sends them in batches: when a batch fills, and when the page is
- * hidden (`visibilitychange` to hidden, `pagehide`) — the last moment a page can send anything, and the one
- * `sendBeacon` exists for. A batch larger than `maxBytes` is split; one item alone over it loses its answer text first.
+ * Collects what the browser answered or refused and sends it when the page is hidden (`visibilitychange` to hidden,
+ * `pagehide`: the last moment a page can send, the one `sendBeacon` exists for) or when a batch fills — never at the
+ * moment of a question. Counts travel with the key alone (one row per page, mode and outcome; a batch holds at most
+ * 50 questions, within the server's 50 rows and 50 counted). Questions go with their text only once a sender is
+ * plugged in and the page holds a session; otherwise they are counted. Small on purpose: it is in the runtime chunk,
+ * before any answer.
  */
-export function createQuestionBeacon(options: QuestionBeaconOptions): QuestionBeacon {
-  const batchSize = options.batchSize ?? 20;
-  const maxBytes = options.maxBytes ?? 60_000;
+export function createQuestionBeacon<T extends BeaconCount>(options: QuestionBeaconOptions): QuestionBeacon<T> {
+  const batchSize = Math.min(50, options.batchSize ?? 20);
   const send = options.send ?? defaultSend;
-  let items: BeaconQuestion[] = [];
-  const counts = new Map<string, { page_url?: string; mode: 'local' | 'extractive' | 'remote'; outcome: 'answered' | 'refused' | 'error'; count: number }>();
-  let session: string | null = null;
-  let destroyed = false;
+  const events = options.events ?? { window, document };
+  let items: T[] = [];
+  let rows = new Map<string, BeaconCount & { count: number }>();
+  let counted = 0;
+  let sendItems: ItemSender<T> | null = null;
+  let live = true;
 
-  const body = (batch: readonly BeaconQuestion[], rows: readonly object[]): string => JSON.stringify({ key: options.apiKey, session, items: batch, counts: rows });
-  const bytes = (text: string): number => new TextEncoder().encode(text).length;
-
-  function flush(): void {
-    if (!session || (items.length === 0 && counts.size === 0)) return;
-    const rows = [...counts.values()].slice(0, 50);
-    for (const r of rows) counts.delete(`${r.page_url ?? ''}\u0000${r.mode}\u0000${r.outcome}`);
+  const post = (body: object): void => send(options.url, JSON.stringify({ key: options.apiKey, ...body }));
+  const tally = ({ page_url, mode, outcome }: BeaconCount): void => {
+    const id = `${page_url} ${mode} ${outcome}`;
+    const row = rows.get(id) ?? { ...(page_url ? { page_url } : {}), mode, outcome, count: 0 };
+    row.count++;
+    rows.set(id, row);
+    counted++;
+  };
+  const flush = (): void => {
+    const session = options.session();
     const queue = items;
     items = [];
-    let batch: BeaconQuestion[] = [];
-    let first = true;
-    const emit = (): void => {
-      send(options.url, body(batch, first ? rows : []));
-      first = false;
-      batch = [];
-    };
-    for (const raw of queue) {
-      let item = raw;
-      if (bytes(body([item], [])) > maxBytes) item = { ...raw, answer: undefined, citations: [] } as BeaconQuestion;
-      if (bytes(body([item], [])) > maxBytes) continue; // cannot be sent at all
-      if (batch.length >= 50 || bytes(body([...batch, item], first ? rows : [])) > maxBytes) emit();
-      batch.push(item);
-    }
-    if (batch.length > 0 || first) emit();
-  }
-
-  const onVisibility = (): void => {
-    if (events?.document.visibilityState === 'hidden') flush();
+    if (session && sendItems) sendItems(session, queue, post);
+    else queue.forEach(tally);
+    if (rows.size > 0) post({ counts: [...rows.values()] });
+    rows = new Map();
+    counted = 0;
   };
-  const onPageHide = (): void => flush();
-  const events = options.events ?? (typeof window !== 'undefined' ? { window, document } : null);
-  events?.document.addEventListener('visibilitychange', onVisibility);
-  events?.window.addEventListener('pagehide', onPageHide);
+  const onHide = (): void => {
+    if (events.document.visibilityState === 'hidden') flush();
+  };
+  const add = (push: () => void): void => {
+    if (!live) return;
+    push();
+    if (items.length + counted >= batchSize) flush();
+  };
+  events.document.addEventListener('visibilitychange', onHide);
+  events.window.addEventListener('pagehide', flush);
 
   return {
-    question(item) {
-      if (destroyed) return;
-      items.push(item);
-      if (items.length >= batchSize) flush();
-    },
-    count(entry) {
-      if (destroyed) return;
-      const id = `${entry.page_url ?? ''}\u0000${entry.mode}\u0000${entry.outcome}`;
-      const row = counts.get(id) ?? { ...(entry.page_url ? { page_url: entry.page_url } : {}), mode: entry.mode, outcome: entry.outcome, count: 0 };
-      row.count = Math.min(1000, row.count + 1);
-      counts.set(id, row);
-      if (counts.size >= batchSize) flush();
-    },
-    setSession(token) {
-      session = token;
-    },
+    question: (item) => add(() => items.push(item)),
+    count: (entry) => add(() => tally(entry)),
+    sendItemsWith: (sender) => void (sendItems = sender),
     flush,
     get pending() {
-      return items.length + counts.size;
+      return items.length + counted;
     },
     destroy() {
-      if (destroyed) return;
+      if (!live) return;
       flush();
-      destroyed = true;
-      events?.document.removeEventListener('visibilitychange', onVisibility);
-      events?.window.removeEventListener('pagehide', onPageHide);
+      live = false;
+      events.document.removeEventListener('visibilitychange', onHide);
+      events.window.removeEventListener('pagehide', flush);
     },
   };
 }

@@ -118,7 +118,18 @@ export function createStripeBilling(options: StripeBillingOptions): BillingPort 
     }
   }
 
-  return { createCheckoutSession, parseWebhook };
+  async function deleteCustomer(customerId: string): Promise<void> {
+    try {
+      // Stripe cancels every active subscription of a deleted customer immediately; invoices stay in Stripe's records.
+      await stripe.customers.del(customerId);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === 'resource_missing')) return;
+      const type = err instanceof Stripe.errors.StripeError ? err.type : 'unknown';
+      throw new KitError('billing_unavailable', 'Stripe could not delete the customer; nothing was deleted, try again.', { details: { stripe_error: type }, cause: err });
+    }
+  }
+
+  return { createCheckoutSession, parseWebhook, deleteCustomer };
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {

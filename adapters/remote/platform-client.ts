@@ -56,13 +56,6 @@ export interface ChatRequestBody {
   readonly conversation_id?: string;
 }
 
-/** POST /feedback: a visitor's vote on an answer. */
-export interface FeedbackBody {
-  readonly message_id: string;
-  readonly rating: 'up' | 'down';
-  readonly comment?: string;
-}
-
 /** A session from POST /session; times are this client's clock (ms). */
 export interface PlatformSession {
   readonly token: string;
@@ -101,15 +94,18 @@ export interface PlatformClient {
   readonly baseUrl: string;
   /** GET /config, retried on network errors, 502 and 503. Its bot challenge is kept for the first session. */
   getConfig(options?: { signal?: AbortSignal }): Promise<PlatformConfig>;
-  /** A valid session, reused until shortly before it expires; concurrent callers share one acquisition. */
-  getSession(options?: { signal?: AbortSignal }): Promise<PlatformSession>;
+  /**
+   * A valid session, reused until shortly before it expires; concurrent callers share one acquisition. `stale`: a token
+   * the server just refused (`session_required`), so a new one is acquired instead of it.
+   */
+  getSession(options?: { signal?: AbortSignal; stale?: string }): Promise<PlatformSession>;
+  /** The session this client holds now (perhaps expired), or null; never acquires one (the question beacon's). */
+  heldSession(): string | null;
   /**
    * POST /chat with `stream: true`, yielding its server-sent events. A `session_required` answer renews the session
    * and tries once more; nothing else is retried. Stopping the iteration or aborting closes the connection.
    */
   chat(body: ChatRequestBody, options?: { signal?: AbortSignal }): AsyncGenerator<SseEvent, void, undefined>;
-  /** POST /feedback with the session (renewed once on `session_required`); resolves to whether the comment was kept. */
-  feedback(body: FeedbackBody, options?: { signal?: AbortSignal }): Promise<{ commentStored: boolean }>;
   /** Aborts everything in flight; later calls reject. */
   destroy(): void;
 }
@@ -300,36 +296,16 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     }
   }
 
-  async function feedback(body: FeedbackBody, callOptions: { signal?: AbortSignal } = {}): Promise<{ commentStored: boolean }> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await currentSession(callOptions.signal);
-      const scope = linkSignals(root.signal, callOptions.signal);
-      scope.arm(requestTimeoutMs, () => new KitError('network_error', 'The service did not answer in time.'));
-      try {
-        const response = await send('POST', '/feedback', { ...auth, 'kit-session': current.token, accept: 'application/json' }, body, scope);
-        const text = await readText(response.body);
-        if (response.status >= 200 && response.status < 300) return { commentStored: (parseJson(text) as { comment_stored?: unknown }).comment_stored === true };
-        const error = responseError(response, text);
-        if (error.code !== 'session_required' || attempt >= 2) throw error;
-        if (session?.token === current.token) session = null;
-      } catch (err) {
-        throw scope.signal.aborted ? scope.signal.reason : networkError(err);
-      } finally {
-        scope.dispose();
-      }
-    }
-  }
-
   return {
     baseUrl,
-    feedback,
     async getConfig(callOptions = {}) {
       if (root.signal.aborted) throw root.signal.reason;
       const config = await fetchConfig(callOptions.signal);
       spare = config.bot_challenge;
       return config;
     },
-    getSession: (callOptions = {}) => currentSession(callOptions.signal),
+    getSession: (callOptions = {}) => currentSession(callOptions.signal, callOptions.stale),
+    heldSession: () => session?.token ?? null,
     chat,
     destroy() {
       if (root.signal.aborted) return;

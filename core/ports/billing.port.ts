@@ -57,4 +57,9 @@ export interface BillingPort {
   createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession>;
   /** Verifies the signature over the exact raw body and maps the event to a domain event. */
   parseWebhook(rawBody: string | Uint8Array, signatureHeader: string | undefined): Promise<BillingWebhookOutcome>;
+  /**
+   * Deletes the organisation's customer at the provider, which ends its subscriptions at once (no further invoices)
+   * and removes its payment methods; a customer already gone counts as deleted (DELETE /org, retried).
+   */
+  deleteCustomer(customerId: string): Promise<void>;
 }

@@ -23,65 +23,39 @@ export const FEEDBACK_CSS = `.fb{display:flex;gap:.25rem;align-items:center;marg
 /**
  * Thumbs up / down under one answer (issue 13 §3): two toggle buttons (`aria-pressed`), keyboard-operable as native
  * buttons; after "Not helpful", an optional one-line comment when `allowComment` (the owner logs questions, so a
- * comment would be kept). A later vote replaces the earlier one on the service too. Returns a function that removes it.
+ * comment would be kept). A later vote replaces the earlier one on the service too. Only the two buttons are in the
+ * script a site includes: what a vote does (the pressed state, the comment form, the thanks) is loaded at the first
+ * click, a moment that sends a request anyway, in the same lazy chunk as the code that sends the vote (kit-insights). Returns a function that removes it.
  */
 export function mountFeedbackButtons(
   parent: HTMLElement,
   options: { rate: RateAnswer; allowComment: boolean; strings?: Partial<FeedbackStrings> },
 ): () => void {
-  const doc = parent.ownerDocument;
   const t = { ...FEEDBACK_STRINGS, ...options.strings };
+  const doc = parent.ownerDocument;
   const box = parent.appendChild(doc.createElement('div'));
   box.className = 'fb';
   box.setAttribute('role', 'group');
   box.setAttribute('aria-label', `${t.feedbackUp} / ${t.feedbackDown}`);
-  const button = (label: string, glyph: string) => {
-    const b = box.appendChild(doc.createElement('button'));
-    b.type = 'button';
-    b.textContent = `${glyph} ${label}`;
+  const [up, down, status] = ['button', 'button', 'span'].map((tag) => box.appendChild(doc.createElement(tag)));
+  up!.textContent = `👍 ${t.feedbackUp}`;
+  down!.textContent = `👎 ${t.feedbackDown}`;
+  for (const b of [up!, down!]) {
+    (b as HTMLButtonElement).type = 'button';
     b.setAttribute('aria-pressed', 'false');
-    return b;
-  };
-  const up = button(t.feedbackUp, '👍');
-  const down = button(t.feedbackDown, '👎');
-  const status = box.appendChild(doc.createElement('span'));
-  status.className = 'ok';
-  status.setAttribute('role', 'status');
-  let form: HTMLFormElement | null = null;
-
-  const send = (rating: 'up' | 'down', comment?: string): void => {
-    up.setAttribute('aria-pressed', String(rating === 'up'));
-    down.setAttribute('aria-pressed', String(rating === 'down'));
-    options.rate(rating, comment).then(
-      () => void (status.textContent = t.feedbackThanks),
-      () => void (status.textContent = t.feedbackFailed),
+  }
+  status!.className = 'ok';
+  status!.setAttribute('role', 'status');
+  let vote: Promise<(rating: 'up' | 'down') => void> | null = null;
+  const click = (rating: 'up' | 'down') => () =>
+    void (vote ??= import(/* webpackChunkName: "kit-insights" */ './feedback-vote.js').then((m) => m.voting(box, options, t))).then(
+      (cast) => cast(rating),
+      () => {
+        vote = null; // the next click tries to load it again
+        status!.textContent = t.feedbackFailed;
+      },
     );
-  };
-  up.addEventListener('click', () => {
-    form?.remove();
-    form = null;
-    send('up');
-  });
-  down.addEventListener('click', () => {
-    send('down');
-    if (!options.allowComment || form) return;
-    form = box.appendChild(doc.createElement('form'));
-    const input = form.appendChild(doc.createElement('input'));
-    input.type = 'text';
-    input.maxLength = 500;
-    input.setAttribute('aria-label', t.feedbackCommentLabel);
-    input.placeholder = t.feedbackCommentLabel;
-    const submit = form.appendChild(doc.createElement('button'));
-    submit.type = 'submit';
-    submit.textContent = t.feedbackSend;
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      const comment = input.value.trim();
-      form?.remove();
-      form = null;
-      if (comment) send('down', comment);
-    });
-    input.focus();
-  });
+  up!.addEventListener('click', click('up'));
+  down!.addEventListener('click', click('down'));
   return () => box.remove();
 }

@@ -15,6 +15,8 @@ export const PERMISSIONS = Object.freeze({
   'insights:delete': ['owner', 'admin', 'developer'],
   'privacy:manage': ['owner', 'admin'],
   'org:export': ['owner', 'admin'],
+  // Deleting the organisation and everything in it: owners only.
+  'org:delete': ['owner'],
 } as const satisfies Record<string, readonly Role[]>);
 
 export type Permission = keyof typeof PERMISSIONS;

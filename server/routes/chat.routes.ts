@@ -99,9 +99,11 @@ export function chatRoutes({ config, chat, questionLog, assistant, logger }: Cha
       async handler({ auth, body, ctx, requestId }) {
         const session = ctx.get('kit-session') || null;
         const origin = ctx.get('origin') || null;
-        const checked = unwrap(await chat.admit(auth, body, session, origin, requestId));
+        // Read before admission: admission reserves the request's worst case against the month, and only the chat's
+        // settle point releases it — a lookup failing after admission would hold the reservation until the sweep.
+        // Cached per key (KIT_SETTINGS_CACHE_TTL_MS), so refused requests cost a map lookup.
         const instructions = assistant ? (await assistant.resolveForKey(auth.orgId, auth.keyId)).settings.instructions : null;
-        const admitted = { ...checked, instructions };
+        const admitted = { ...unwrap(await chat.admit(auth, body, session, origin, requestId)), instructions };
         const rl = admitted.rateLimit;
         ctx.set('RateLimit', `limit=${rl.limit}, remaining=${rl.remaining}, reset=${rl.resetSeconds}`);
         ctx.set('RateLimit-Policy', `${rl.limit};w=60`);

@@ -6,7 +6,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import type { KeyVerifier } from '../services/key-verifier.js';
 import { MAX_LOGGED_ANSWER_CHARS, MAX_LOGGED_QUESTION_CHARS } from '../services/question-log-service.js';
 import { unwrap } from '../services/service-result.js';
-import { MAX_COMMENT_CHARS, type VisitorInsightsService } from '../services/visitor-insights-service.js';
+import { MAX_BEACON_COUNTED, MAX_COMMENT_CHARS, type VisitorInsightsService } from '../services/visitor-insights-service.js';
 
 /** Items and count rows per beacon. */
 export const MAX_BEACON_ITEMS = 50;
@@ -40,7 +40,11 @@ const BeaconItem = z.strictObject({
 const BeaconBody = z
   .strictObject({
     key: z.string().max(200, 'must be at most 200 characters').meta({ description: 'The publishable key (sendBeacon cannot send headers).' }),
-    session: z.string().max(2_048, 'must be at most 2048 characters').meta({ description: 'The browser session (Kit-Session); accepted up to an hour past its expiry.' }),
+    session: z
+      .string()
+      .max(2_048, 'must be at most 2048 characters')
+      .optional()
+      .meta({ description: 'The browser session (Kit-Session) the page already holds; accepted up to an hour past its expiry. Required with `items`; counts need none.' }),
     items: z.array(BeaconItem).max(MAX_BEACON_ITEMS, `at most ${MAX_BEACON_ITEMS} items`).default([]).meta({ description: 'Questions with their text: sent only while the organization logs questions.' }),
     counts: z
       .array(
@@ -49,8 +53,9 @@ const BeaconBody = z
           .refine((c) => c.mode !== 'remote' || c.outcome === 'refused', { message: 'remote questions are counted by /chat', path: ['mode'] }),
       )
       .max(MAX_BEACON_ITEMS, `at most ${MAX_BEACON_ITEMS} counts`)
+      .refine((rows) => rows.reduce((n, r) => n + r.count, 0) <= MAX_BEACON_COUNTED, `at most ${MAX_BEACON_COUNTED} questions counted per beacon`)
       .default([])
-      .meta({ description: 'Outcomes per page with logging off: never text.' }),
+      .meta({ description: `Outcomes per page, never text: all of them with logging off, and the questions the page had no session to send with text. At most ${MAX_BEACON_COUNTED} questions in all.` }),
   })
   .meta({ id: 'Beacon' });
 
@@ -94,7 +99,7 @@ export function visitorRoutes({ visitors, keys }: VisitorRouteDeps): Route[] {
       operationId: 'sendBeacon',
       summary: 'Questions answered or refused in the browser (the SDK\'s batched beacon)',
       description:
-        "Sent by `navigator.sendBeacon` when the page is hidden (and when a batch fills), so the key and session travel in the body and `text/plain` is accepted (no CORS preflight). Items carry question text and are sent only while the organization logs questions; otherwise only counts of outcomes per page. The server applies the organization's current mode again and masks text before storing it.",
+        "Sent by `navigator.sendBeacon` when the page is hidden (and when a batch fills), so the key and session travel in the body and `text/plain` is accepted (no CORS preflight). Counts of outcomes per page need only the publishable key and an allowed `Origin` (the SDK never solves a bot challenge to report): limited per client address and key (KIT_BEACONS_PER_IP_PER_MINUTE, 30) and per key (10 × the plan's requests per minute). Items carry question text: sent only while the organization logs questions, and only with a session the page already holds (limited per session, KIT_BEACONS_PER_SESSION_PER_MINUTE, 20, and per key). The server applies the organization's current mode again and masks text before storing it.",
       tags: ['Browser'],
       auth: { kind: 'none' },
       body: BeaconBody,
@@ -102,7 +107,7 @@ export function visitorRoutes({ visitors, keys }: VisitorRouteDeps): Route[] {
       bodyLimitBytes: BEACON_BODY_LIMIT_BYTES,
       responses: { 202: { description: 'Accepted; written within KIT_QUESTION_LOG_FLUSH_MS.', schema: z.strictObject({ accepted: z.number().int().meta({ description: 'Items and count rows taken.' }) }) } },
       errors: ['invalid_api_key', 'forbidden', 'origin_not_allowed', 'session_required', 'rate_limited'],
-      async handler({ body, ctx }) {
+      async handler({ body, ctx, ip }) {
         const verified = await keys.verify(body.key);
         if (!verified.ok) throw new KitError('invalid_api_key');
         const k = verified.value;
@@ -111,7 +116,7 @@ export function visitorRoutes({ visitors, keys }: VisitorRouteDeps): Route[] {
         if (origin !== null && !originAllowed(k.allowedOrigins, origin)) throw new KitError('origin_not_allowed');
         const auth: KeyAuth = { kind: 'key', keyId: k.id, keyKind: k.kind, orgId: k.orgId, orgTier: k.orgTier, allowedOrigins: k.allowedOrigins, ipAllowlist: k.ipAllowlist };
         const accepted = unwrap(
-          await visitors.beacon(auth, body.session, origin, {
+          await visitors.beacon(auth, body.session ?? null, origin, ip, {
             items: body.items.map((i) => ({
               messageId: i.message_id,
               conversationId: i.conversation_id ?? null,

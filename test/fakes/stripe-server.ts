@@ -10,8 +10,8 @@ export interface StripeCall {
 }
 
 /**
- * A loopback stand-in for api.stripe.com, for the two endpoints Kit uses (POST /v1/customers,
- * POST /v1/checkout/sessions). It checks the secret key like Stripe (401 otherwise), replays the stored response for
+ * A loopback stand-in for api.stripe.com, for the endpoints Kit uses (POST /v1/customers,
+ * POST /v1/checkout/sessions, DELETE /v1/customers/{id}). It checks the secret key like Stripe (401 otherwise), replays the stored response for
  * a repeated Idempotency-Key like Stripe, and records every request. Stripe's real servers are not reachable here.
  */
 export class FakeStripeServer {
@@ -19,6 +19,8 @@ export class FakeStripeServer {
   /** When set, every API call answers this status with a Stripe error body. */
   failStatus: number | undefined;
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
+  /** Customers deleted through DELETE /v1/customers/{id}. */
+  readonly deleted = new Set<string>();
   private counter = 0;
   private server: Server | undefined;
 
@@ -89,6 +91,15 @@ export class FakeStripeServer {
           livemode: false,
         },
       };
+    }
+    const customer = /^\/v1\/customers\/([A-Za-z0-9_]+)$/.exec(path);
+    if (method === 'DELETE' && customer) {
+      // Like Stripe: a customer deleted once (or never created here) is `resource_missing`.
+      if (!customer[1]!.startsWith('cus_') || this.deleted.has(customer[1]!)) {
+        return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such customer: '${customer[1]}'` } } };
+      }
+      this.deleted.add(customer[1]!);
+      return { status: 200, body: { id: customer[1], object: 'customer', deleted: true } };
     }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } } };
   }

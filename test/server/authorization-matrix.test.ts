@@ -302,6 +302,27 @@ describeOnEachDatabase('authorization matrix', (db) => {
     { method: 'get', template: '/insights/daily', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/insights/daily' }) },
     { method: 'get', template: '/org/export', expected: jwt(['owner', 'admin'], 200, 200), prepare: async () => ({ url: '/v1/org/export' }) },
     {
+      method: 'delete',
+      template: '/org',
+      // Each cell acts on a throw-away organisation (with the principal's role in it): a success deletes it.
+      // other_org is that organisation's owner deleting its own; API keys and no credential never reach one.
+      expected: jwt(['owner'], 204, 204),
+      prepare: async (p, n) => {
+        const target = await seedOrg(platform, `matrix-delete-${p}-${n}`);
+        const name = (await db().knex('organizations').where({ id: target.orgId }).first()).name as string;
+        const token = p === 'other_org' ? target.members.owner.token : p in target.members ? target.members[p as keyof SeededOrg['members']].token : null;
+        return {
+          url: '/v1/org',
+          body: { confirm_name: name },
+          ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+          unchanged: async () => {
+            expect(await db().knex('organizations').where({ id: target.orgId })).to.have.length(1);
+            expect(await db().knex('organizations').where({ id: org.orgId })).to.have.length(1);
+          },
+        };
+      },
+    },
+    {
       method: 'post',
       template: '/feedback',
       expected: key(['publishable'], 200),

@@ -39,6 +39,22 @@ describe('createStripeBilling', () => {
     await fake.stop();
   });
 
+  describe('deleteCustomer', () => {
+    it("deletes the organisation's customer, and counts one already gone as deleted", async () => {
+      await billing.deleteCustomer('cus_gone1');
+      expect(fake.calls.map((c) => `${c.method} ${c.path}`)).to.deep.equal(['DELETE /v1/customers/cus_gone1']);
+      expect(fake.deleted.has('cus_gone1')).to.equal(true);
+      await billing.deleteCustomer('cus_gone1');
+      expect(fake.calls).to.have.length(2);
+    });
+
+    it('throws billing_unavailable when Stripe fails', async () => {
+      fake.failStatus = 500;
+      const err = await billing.deleteCustomer('cus_fail1').then(() => null, (e: unknown) => e);
+      expect(isKitError(err) && err.code).to.equal('billing_unavailable');
+    });
+  });
+
   describe('createCheckoutSession', () => {
     const request = { orgId: 'org_A', plan: 'pro' as const, successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/cancel', idempotencyKey: 'req_123' };
 

@@ -15,7 +15,7 @@ describeOnEachDatabase('assistant settings, beacon and feedback', (db) => {
 
   before(async function () {
     this.timeout(120_000);
-    platform = await createTestPlatform({ database: db(), env: { ...TEST_ALTCHA_ENV, KIT_SETTINGS_CACHE_TTL_MS: '0', KIT_FEEDBACK_PER_SESSION_PER_MINUTE: '5' } });
+    platform = await createTestPlatform({ database: db(), env: { ...TEST_ALTCHA_ENV, KIT_SETTINGS_CACHE_TTL_MS: '0', KIT_FEEDBACK_PER_SESSION_PER_MINUTE: '5', KIT_BEACONS_PER_IP_PER_MINUTE: '5', KIT_TRUST_PROXY: '1', KIT_PLAN_LIMITS: JSON.stringify({ pro: { requests_per_minute: 2 } }) } });
     server = await listen(platform);
     org = await seedOrg(platform, 'settings');
     keys = await createKeys(platform, org);
@@ -35,6 +35,8 @@ describeOnEachDatabase('assistant settings, beacon and feedback', (db) => {
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   };
   const owner = () => org.members.owner.token;
+  const refusedCounts = async () =>
+    Number((await db().knex('question_daily').where({ org_id: org.orgId, mode: 'remote', outcome: 'refused' }).sum<{ n: number }[]>({ n: 'questions' }))[0]!.n ?? 0);
   const config = async () => (await call('GET', '/config', keys.publishable, undefined, { origin: ORIGIN })).body;
 
   it('delivers defaults in /config, then the saved settings, with ETag versions that refuse a stale or missing If-Match', async () => {
@@ -136,10 +138,14 @@ describeOnEachDatabase('assistant settings, beacon and feedback', (db) => {
 
   it('refuses bad beacons with contract errors', async () => {
     const session = await openSession(server.url, keys.publishable, ORIGIN);
+    const item = { message_id: 'msg_badbeacon1', asked_at: new Date().toISOString(), mode: 'local', outcome: 'answered', question: 'q' };
     const cases: Array<[unknown, number, string, Record<string, string>?]> = [
       [{ key: 'kit_pub_nope', session, counts: [] }, 401, 'invalid_api_key'],
       [{ key: keys.secret, session, counts: [] }, 403, 'forbidden'],
-      [{ key: keys.publishable, session: 'kit_ses_forged.abc', counts: [] }, 401, 'session_required'],
+      [{ key: keys.publishable, session: 'kit_ses_forged.abc', items: [item] }, 401, 'session_required'],
+      // Text needs a session the page already holds; counts alone do not.
+      [{ key: keys.publishable, items: [item] }, 401, 'session_required'],
+      [{ key: keys.publishable, counts: [{ mode: 'local', outcome: 'answered', count: 30 }, { mode: 'local', outcome: 'refused', count: 21 }] }, 400, 'invalid_request'],
       [{ key: keys.publishable, session, counts: [] }, 403, 'origin_not_allowed', { origin: 'https://evil.example' }],
       [{ key: keys.publishable, session, items: [{ message_id: 'req_abcdefgh', asked_at: new Date().toISOString(), mode: 'remote', outcome: 'answered', question: 'q' }] }, 400, 'invalid_request'],
       [{ key: keys.publishable, session, counts: Array.from({ length: 51 }, () => ({ mode: 'local', outcome: 'answered', count: 1 })) }, 400, 'invalid_request'],
@@ -153,6 +159,42 @@ describeOnEachDatabase('assistant settings, beacon and feedback', (db) => {
     }
     const xml = await call('POST', '/beacon', null, '<beacon/>', { 'content-type': 'application/xml', origin: ORIGIN });
     expect(xml.status).to.equal(415);
+  });
+
+  it('takes counts with the key and origin alone, limited per client address under a parallel burst', async () => {
+    const beacon = (ip: string) =>
+      call('POST', '/beacon', null, JSON.stringify({ key: keys.publishable, counts: [{ page_url: 'https://shop.example.com/faq', mode: 'remote', outcome: 'refused', count: 1 }] }), {
+        'content-type': 'text/plain;charset=UTF-8',
+        origin: ORIGIN,
+        'x-forwarded-for': ip,
+      });
+    const before = await refusedCounts();
+    const burst = await Promise.all(Array.from({ length: 12 }, () => beacon('198.51.100.7')));
+    expect(burst.map((r) => r.status).sort()).to.deep.equal([...Array(5).fill(202), ...Array(7).fill(429)]);
+    expect(burst.find((r) => r.status === 429)!.body.error.code).to.equal('rate_limited');
+    // Another address has its own window; the counters hold a keyed hash of the address, never the address.
+    expect((await beacon('198.51.100.8')).status).to.equal(202);
+    const buckets = (await db().knex('rate_limits').where('bucket', 'like', 'beacon:ip:%').select('bucket')).map((r) => r.bucket as string);
+    expect(buckets.length).to.be.greaterThan(1);
+    expect(buckets.join(' ')).to.not.include('198.51.100');
+    await resolve(platform.container, 'QuestionLogService').flush();
+    expect((await refusedCounts()) - before).to.equal(6);
+    // No text without a session, whatever the organisation logs.
+    expect(await db().knex('question_log').where({ org_id: org.orgId, mode: 'remote', outcome: 'refused' }).whereNotNull('question')).to.have.length(0);
+  });
+
+  it("holds the key's beacon limit (10 × its plan's requests per minute) against many addresses at once", async () => {
+    const pro = await seedOrg(platform, 'beacon-key-limit');
+    await db().knex('organizations').where({ id: pro.orgId }).update({ tier: 'pro' });
+    const proKeys = await createKeys(platform, pro);
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call('POST', '/beacon', null, { key: proKeys.publishable, counts: [{ mode: 'local', outcome: 'answered', count: 1 }] }, { origin: ORIGIN, 'x-forwarded-for': `203.0.113.${i + 1}` }),
+      ),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).to.have.length(20);
+    expect(statuses.filter((s) => s === 429)).to.have.length(10);
   });
 
   it('holds the per-session feedback limit under a parallel burst and masks comments', async () => {
