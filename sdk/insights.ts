@@ -41,15 +41,16 @@ function randomId(prefix: string): string {
  * counts of outcomes per page (never text), otherwise each question (the server masks it before storing). Nothing is
  * sent without a plan (the service is unreachable) or when `apiKey` goes to a Mode B proxy that does not relay beacons.
  */
-export function createQuestionReporter(options: { client: PlatformClient; apiKey: string; plan: PlatformConfig | null }): QuestionReporter {
-  const conversationId = randomId('cnv');
+export function createQuestionReporter(options: { client: PlatformClient; apiKey: string; plan: PlatformConfig | null; conversationId?: () => string }): QuestionReporter {
+  const ownId = randomId('cnv');
+  const conversation = options.conversationId ?? (() => ownId);
   const logging = options.plan?.assistant?.logging.mode ?? 'off';
   let beacon: QuestionBeacon | null = null;
   const refreshSession = (): void => {
     options.client.getSession().then((s) => beacon?.setSession(s.token), () => undefined);
   };
   return {
-    conversationId,
+    get conversationId() { return conversation(); },
     newMessageId: () => randomId('msg'),
     report(q) {
       if (!options.plan) return;
@@ -61,7 +62,7 @@ export function createQuestionReporter(options: { client: PlatformClient; apiKey
       }
       beacon.question({
         message_id: q.messageId,
-        conversation_id: conversationId,
+        conversation_id: conversation(),
         asked_at: q.askedAt.toISOString(),
         page_url: q.pageUrl,
         mode: q.mode,

@@ -40,7 +40,7 @@ interface Context {
 }
 
 /** Starts the assistant for `config` on this page. Rejects with a KitError when the page cannot be read at all. */
-export const startAssistant: StartAssistant = async (config, host, { emit, signal }) => {
+export const startAssistant: StartAssistant = async (config, host, { emit, signal, conversationId }) => {
   const transport = (host.transport as HttpTransportPort | undefined) ?? createFetchTransport();
   const client = createPlatformClient({ baseUrl: config.endpoint ?? defaultEndpoint(), apiKey: config.apiKey, transport, solveChallenge: createAltchaSolver() });
   signal.addEventListener('abort', () => client.destroy(), { once: true });
@@ -70,7 +70,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const [plan, device] = await Promise.all([planPromise, devicePromise]);
 
   // The owner's log (issue 13): one conversation per instance; the service logs remote answers, the beacon the rest.
-  const reporter = createQuestionReporter({ client, apiKey: config.apiKey, plan });
+  const reporter = createQuestionReporter({ client, apiKey: config.apiKey, plan, ...(conversationId ? { conversationId } : {}) });
   signal.addEventListener('abort', () => reporter.destroy(), { once: true });
   const settings = plan?.assistant ?? null;
   // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default.
@@ -206,12 +206,19 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
     ? { modes: plan.mode, defaultModel: (MODEL_OPTIONS as readonly string[]).includes(plan.model) ? (plan.model as ModelOption) : 'auto' }
     : { modes: 'auto', defaultModel: 'auto' };
   const decision = selectMode({ mode: config.mode, model: config.model }, planModes, device);
+  // Chrome's built-in model needs no WebGPU of the page and no download by Kit: first in the local ladder.
+  if (!decision.ok || decision.value.mode === 'remote') {
+    const builtIn = await builtInEngine(config, host, plan, (p) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total }), signal, emit);
+    if (builtIn) return builtIn;
+  }
   if (!decision.ok) return remoteAllowed ? remote('webgpu_unavailable') : extractive('webgpu_unavailable');
   if (decision.value.mode === 'remote') return remote(decision.value.reason);
 
+  const onProgress = (p: { loaded: number; total: number }) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total });
+  const builtIn = await builtInEngine(config, host, plan, onProgress, signal, emit);
+  if (builtIn) return builtIn;
   const size = decision.value.model as ModelSize;
   const shaderF16 = device.adapter?.shaderF16 ?? false;
-  const onProgress = (p: { loaded: number; total: number }) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total });
   try {
     const port = host.localEngine
       ? await host.localEngine({ size, shaderF16, onProgress, signal })
@@ -223,6 +230,25 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
     const code = isKitError(err) ? err.code : 'model_load_failed';
     emit('error', { code, message: isKitError(err) ? err.message : 'The local model could not be loaded.' });
     return remoteAllowed ? remote(code) : extractive(code);
+  }
+}
+
+/**
+ * Chrome's built-in model (Prompt API) when this browser has it and the plan and options allow a local engine:
+ * in 'auto' only when Chrome already has the model ('available'); with mode 'local' also while Chrome downloads it
+ * (progress events). Null when it cannot be used, so the ladder goes on (WebLLM, then remote or extractive).
+ */
+async function builtInEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, onProgress: (p: { loaded: number; total: number }) => void, signal: AbortSignal, emit: Emit): Promise<Engine | null> {
+  const api = host.languageModel === null ? null : host.languageModel ?? (globalThis as { LanguageModel?: unknown }).LanguageModel;
+  if (!api || config.mode === 'remote' || plan?.mode === 'remote' || host.localEngine) return null;
+  try {
+    const { createPromptApiInference } = await import(/* webpackChunkName: "kit-chrome-ai" */ '../adapters/chrome-ai/create-prompt-api-inference.js');
+    const port = await createPromptApiInference({ api: api as never, allowDownload: config.mode === 'local', onProgress, signal });
+    emit('mode', { mode: 'local', model: port.model, reason: 'chrome_built_in' });
+    return { kind: 'local', port };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return null;
   }
 }
 
@@ -244,24 +270,59 @@ function selectSources(context: Context, question: string, planMaxChars: number 
   return out;
 }
 
+/** Longest passage text an answer's citation carries (the widget previews and highlights it). */
+const CITED_TEXT_CHARS = 600;
+
+/**
+ * Runs one answer. Markers are renumbered in order of first use, so `[n]` in the text is always `citations[n - 1]`
+ * (one numbering for the text, the Sources list and the API), whatever source numbers the engine cited.
+ */
 async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal; instructions: string | null }, onToken: (text: string) => void, refusal: string): Promise<Answer> {
   let text = '';
   let id: string | undefined;
   const citations: Citation[] = [];
+  const order: number[] = [];
+  let held = '';
   let refused = false;
+  const number = (index: number): number | null => {
+    const s = request.sources[index - 1];
+    if (!s) return null;
+    let n = order.indexOf(index);
+    if (n < 0) {
+      n = order.push(index) - 1;
+      citations.push({ url: s.url, title: s.title, text: s.text.slice(0, CITED_TEXT_CHARS) });
+    }
+    return n + 1;
+  };
+  const emit = (piece: string): void => {
+    // A marker split across pieces ("[" then "2]") is held back until it closes.
+    const all = held + piece;
+    const open = /\[\d{0,3}$/.exec(all);
+    held = open ? open[0] : '';
+    const ready = (open ? all.slice(0, open.index) : all).replace(/\[(\d{1,3})\]/g, (m, i: string) => {
+      const n = number(Number(i));
+      return n === null ? '' : `[${n}]`;
+    });
+    if (ready) {
+      text += ready;
+      onToken(ready);
+    }
+  };
   for await (const event of engine.port.answer(request) as AsyncIterable<{ type: string; text?: string; index?: number; message?: string; requestId?: string }>) {
     if (request.signal.aborted) break;
     if (event.type === 'start' && event.requestId) {
       id = event.requestId;
     } else if (event.type === 'delta' && event.text) {
-      text += event.text;
-      onToken(event.text);
+      emit(event.text);
     } else if (event.type === 'citation' && event.index) {
-      const s = request.sources[event.index - 1];
-      if (s && !citations.some((c) => c.url === s.url)) citations.push({ url: s.url, title: s.title });
+      number(event.index);
     } else if (event.type === 'refusal') {
       refused = true;
     }
+  }
+  if (held) {
+    text += held;
+    onToken(held);
   }
   if (request.signal.aborted) throw request.signal.reason ?? new KitError('network_error', 'Stopped.');
   const ids = id ? { id } : {};

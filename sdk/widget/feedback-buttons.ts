@@ -1,36 +1,20 @@
-/** Text of the thumbs; the widget's `strings` may override them (keys `feedbackUp`, …). */
-export const FEEDBACK_STRINGS = Object.freeze({
-  feedbackUp: 'Helpful',
-  feedbackDown: 'Not helpful',
-  feedbackThanks: 'Thanks for your feedback.',
-  feedbackCommentLabel: 'What was missing? (optional)',
-  feedbackSend: 'Send',
-  feedbackFailed: 'Your feedback could not be sent.',
-});
+import type { WidgetStrings } from './strings.js';
 
-export type FeedbackStrings = { -readonly [K in keyof typeof FEEDBACK_STRINGS]: string };
+/** The strings the thumbs use (part of WidgetStrings, so they follow the UI language and `strings`). */
+export type FeedbackStrings = Pick<WidgetStrings, 'feedbackUp' | 'feedbackDown' | 'feedbackThanks' | 'feedbackCommentLabel' | 'feedbackSend' | 'feedbackFailed'>;
 
 /** What the buttons call: the SDK instance's `feedback()`. */
 export type RateAnswer = (rating: 'up' | 'down', comment?: string) => Promise<unknown>;
 
-/** CSS of the thumbs, appended to the widget's sheet by the widget ws when it integrates this file. */
-export const FEEDBACK_CSS = `.fb{display:flex;gap:.25rem;align-items:center;margin-top:.35rem;flex-wrap:wrap}
-.fb button{font:inherit;font-size:.8rem;border:1px solid currentColor;border-radius:999px;background:none;color:inherit;padding:.1rem .55rem;cursor:pointer;opacity:.8}
-.fb button[aria-pressed=true]{opacity:1;font-weight:600}
-.fb form{display:flex;gap:.25rem;width:100%}.fb input{flex:1;font:inherit;font-size:.8rem;min-width:0}
-.fb .ok{font-size:.8rem;opacity:.8}`;
-
 /**
- * Thumbs up / down under one answer (issue 13 §3): two toggle buttons (`aria-pressed`), keyboard-operable as native
- * buttons; after "Not helpful", an optional one-line comment when `allowComment` (the owner logs questions, so a
- * comment would be kept). A later vote replaces the earlier one on the service too. Returns a function that removes it.
+ * Thumbs up / down under one answer (issue 13 §3), a lazy chunk loaded when the first answer ends: two toggle
+ * buttons (`aria-pressed`), keyboard-operable as native buttons; after "Not helpful", an optional one-line comment
+ * when `allowComment` (the owner logs questions, so a comment would be kept). A later vote replaces the earlier one
+ * on the service too. Returns a function that removes it.
  */
-export function mountFeedbackButtons(
-  parent: HTMLElement,
-  options: { rate: RateAnswer; allowComment: boolean; strings?: Partial<FeedbackStrings> },
-): () => void {
+export function mountFeedbackButtons(parent: HTMLElement, options: { rate: RateAnswer; allowComment: boolean; strings: FeedbackStrings }): () => void {
   const doc = parent.ownerDocument;
-  const t = { ...FEEDBACK_STRINGS, ...options.strings };
+  const t = options.strings;
   const box = parent.appendChild(doc.createElement('div'));
   box.className = 'fb';
   box.setAttribute('role', 'group');
@@ -80,8 +64,16 @@ export function mountFeedbackButtons(
       form?.remove();
       form = null;
       if (comment) send('down', comment);
+      down.focus();
     });
     input.focus();
   });
   return () => box.remove();
 }
+
+/** Styles of the thumbs, added to the widget when this chunk loads. */
+export const FEEDBACK_CSS = `.fb{display:flex;gap:4px;align-items:center;flex-wrap:wrap}
+.fb button{font-size:12px;border:1px solid var(--_bd);border-radius:999px;background:none;padding:1px 10px;color:var(--_mu)}
+.fb button[aria-pressed=true]{color:var(--_fg);border-color:currentColor;font-weight:600}
+.fb form{display:flex;gap:4px;width:100%}.fb input{flex:1;font:inherit;font-size:13px;min-width:0;padding:2px 6px;border:1px solid var(--_bd);border-radius:6px;background:var(--_bg);color:inherit}
+.fb .ok{font-size:12px;color:var(--_mu)}`;

@@ -48,13 +48,21 @@ describe('createWidget', function () {
     expect(await focused(page)).to.equal('widget:textarea');
     const labelledBy = await dialog().getAttribute('aria-labelledby');
     expect(await page.locator(`kit-widget #${labelledBy}`).textContent()).to.equal('Ask about this page');
-    expect(await dialog().getAttribute('aria-modal')).to.equal('true');
+    // Non-modal on a desktop viewport: the page stays usable while the visitor asks about it.
+    expect(await dialog().getAttribute('aria-modal')).to.equal(null);
+    await page.click('#outside');
+    expect(await focused(page)).to.equal('page:outside');
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+    await launcher().click();
+    await dialog().waitFor({ state: 'hidden' });
+    await launcher().click();
+    await dialog().waitFor();
 
     await page.getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'hidden' });
     expect(await launcher().getAttribute('aria-expanded')).to.equal('false');
     expect(await focused(page)).to.equal('widget:launcher');
-    expect(await calls(page)).to.deep.equal([['open', true], ['open', false]]);
+    expect(await calls(page)).to.deep.equal([['open', true], ['open', false], ['open', true], ['open', false]]);
   });
 
   it('opens from the keyboard and closes on Escape with focus back on the launcher', async () => {
@@ -84,14 +92,23 @@ describe('createWidget', function () {
     expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(false);
   });
 
-  it('closes when the backdrop outside the panel is clicked', async () => {
+  it('is modal on a small screen and closes when the backdrop outside the panel is clicked', async () => {
+    await page.setViewportSize({ width: 800, height: 420 });
     await createInPage(page, { autoOpen: true });
+    expect(await dialog().getAttribute('aria-modal')).to.equal('true');
+    await page.evaluate(() => {
+      const d = document.querySelector('kit-widget')!.shadowRoot!.querySelector('dialog')!;
+      d.style.setProperty('inset', 'auto 0 0 auto', 'important');
+      d.style.setProperty('width', '300px', 'important');
+      d.style.setProperty('height', '300px', 'important');
+    });
     await page.mouse.click(50, 50);
     await dialog().waitFor({ state: 'hidden' });
     expect(await calls(page)).to.deep.equal([['open', true], ['open', false]]);
   });
 
-  it('keeps Tab and Shift+Tab inside the open dialog', async () => {
+  it('keeps Tab and Shift+Tab inside the dialog while it is modal (small screen)', async () => {
+    await page.setViewportSize({ width: 400, height: 700 });
     await createInPage(page, { autoOpen: true });
     await page.evaluate(() => {
       const a = window.kitTest.widget.startAnswer();
@@ -104,10 +121,10 @@ describe('createWidget', function () {
       await page.keyboard.press('Tab');
       seen.push(await focused(page));
     }
-    // textarea → send → (wrap) close → citation link → textarea → send
-    expect(seen).to.deep.equal(['widget:send', 'widget:x', 'widget:a', 'widget:textarea', 'widget:send', 'widget:x']);
+    // textarea → send → (wrap) new conversation → close → citation link → copy → textarea …
+    expect(seen).to.deep.equal(['widget:send', 'widget:x new', 'widget:x close', 'widget:a', 'widget:cpa', 'widget:textarea']);
     await page.keyboard.press('Shift+Tab');
-    expect(await focused(page)).to.equal('widget:send');
+    expect(await focused(page)).to.equal('widget:cpa');
     expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
   });
 
@@ -207,14 +224,18 @@ describe('createWidget', function () {
     });
     const links = page.locator('kit-widget .src a');
     const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(hrefs).to.deep.equal(['https://example.com/pricing', `${HOST_ORIGIN}/docs/faq`, 'http://example.org/']);
+    // One entry per citation, numbered like the markers (two passages of one page are two sources).
+    expect(hrefs).to.deep.equal(['https://example.com/pricing', `${HOST_ORIGIN}/docs/faq`, 'https://example.com/pricing', 'http://example.org/']);
     for (const a of await links.all()) {
       expect(await a.getAttribute('target')).to.equal('_blank');
       expect(await a.getAttribute('rel')).to.equal('noopener noreferrer');
     }
     expect(await page.locator('kit-widget .src li').allTextContents()).to.deep.equal(
-      ['Pricing', 'FAQ', 'Evil', 'Evil 2', 'Data', 'http://example.org/'],
+      ['Pricing', 'FAQ', 'Evil', 'Evil 2', 'Data', 'Duplicate', 'http://example.org/'],
     );
+    // The marker [1] links to the same source as the list's first entry.
+    expect(await page.locator('kit-widget .b a.ci').getAttribute('href')).to.equal('https://example.com/pricing');
+    expect(await page.locator('kit-widget .b a.ci').getAttribute('aria-label')).to.equal('Source 1: Pricing');
     await page.locator('kit-widget .src li', { hasText: 'Evil' }).first().click();
     expect(await page.evaluate(() => window.kitTest.pwned)).to.equal(undefined);
   });
@@ -260,7 +281,7 @@ describe('createWidget', function () {
       w.startAnswer().done();
     });
     const refusal = page.locator('kit-widget .refusal');
-    expect(await refusal.textContent()).to.equal('Assistant: I can only answer about **this page**');
+    expect(await refusal.textContent()).to.equal('Assistant: I can only answer about **this page**Try a question about what this page covers.');
     const style = (sel: string) => page.locator(sel).evaluate((e) => {
       const s = getComputedStyle(e);
       return [s.backgroundColor, s.borderInlineStartWidth, s.fontStyle].join('|');
