@@ -156,7 +156,7 @@ function link(doc: Document, href: string): HTMLAnchorElement {
 export const RICH_CSS = `blockquote{padding-inline-start:10px;border-inline-start:3px solid var(--_bd);margin-inline:0;color:var(--_mu)}
 .tw{overflow-x:auto}
 table{border-collapse:collapse;font-size:14px}
-th,td{border:1px solid var(--_bd);padding:3px 8px;text-align:start;vertical-align:top}
+th,td{border:1px solid var(--_bd);padding:3px 8px;text-align:start;vertical-align:top;overflow-wrap:break-word}
 hr{border:0;border-top:1px solid var(--_bd)}
 pre{position:relative;overflow-x:auto;padding:8px;background:var(--_bd);border-radius:6px;white-space:pre}
 pre code{padding:0;background:none}
