@@ -62,7 +62,9 @@ export const renderRichMarkdown: Renderer = (text, doc, options = {}) => {
     if (line.includes('|') && TABLE_RULE.test(lines[i + 1] ?? '')) {
       para = list = item = null;
       const table = add('table', add('div', out));
+      // A wide table scrolls sideways: its scroller takes focus so a keyboard can scroll it too.
       (table.parentNode as HTMLElement).className = 'tw';
+      (table.parentNode as HTMLElement).tabIndex = 0;
       const head = add('tr', add('thead', table));
       for (const cell of cells(line)) inline(cell, add('th', head), doc, options);
       const tbody = add('tbody', table);

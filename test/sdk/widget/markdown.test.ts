@@ -34,7 +34,7 @@ const RICH_CASES: readonly [string, string][] = [
   ['```\nstill streaming', '<pre><code>still streaming</code></pre>'],
   ['*it* and _it_ but snake_case_name and 2*3*4', '<p><em>it</em> and <em>it</em> but snake_case_name and 2<em>3</em>4</p>'],
   ['> quoted **bold**\n> more', '<blockquote><p>quoted <strong>bold</strong><br>more</p></blockquote>'],
-  ['| A | B |\n|---|:-:|\n| 1 | *x* |', '<div class="tw"><table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td><em>x</em></td></tr></tbody></table></div>'],
+  ['| A | B |\n|---|:-:|\n| 1 | *x* |', '<div class="tw" tabindex="0"><table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td><em>x</em></td></tr></tbody></table></div>'],
   ['[Docs](https://example.com/docs) [mail](mailto:help@example.com)', '<p><a href="https://example.com/docs" target="_blank" rel="noopener noreferrer">Docs</a> <a href="mailto:help@example.com">mail</a></p>'],
   ['[x](javascript:alert(1)) [y](data:text/html,1) [z](vbscript:msgbox)', '<p>x y z</p>'],
   ['see https://example.com/a.', '<p>see <a href="https://example.com/a" target="_blank" rel="noopener noreferrer">https://example.com/a</a>.</p>'],
@@ -135,7 +135,7 @@ describe('renderMarkdown', function () {
       };
     }), inputs);
     const tags = new Set([...ALLOWED, 'pre', 'em', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'div', 'hr', 'a', 'button', 'span']);
-    const attrs = new Set(['ol[start]', 'a[href]', 'a[target]', 'a[rel]', 'div[class]', 'button[type]', 'button[class]', 'button[data-copy]', 'button[aria-label]', 'button[title]']);
+    const attrs = new Set(['ol[start]', 'a[href]', 'a[target]', 'a[rel]', 'div[class]', 'div[tabindex]', 'button[type]', 'button[class]', 'button[data-copy]', 'button[aria-label]', 'button[title]']);
     inputs.forEach((input, i) => {
       const out = outputs[i];
       const label = JSON.stringify(input);
