@@ -197,9 +197,11 @@ export function createWidget(options: WidgetOptions): Widget {
     welcome.hidden = hasThread();
     newButton.hidden = !hasThread();
   };
-  const submit = (question = input.value.trim()): void => {
+  /** Sends the typed question, or `starter` (what the visitor typed stays in the field then). */
+  const submit = (starter?: string): void => {
+    const question = (starter ?? input.value).trim();
     if (busy || destroyed || !question) return;
-    input.value = '';
+    if (starter === undefined) input.value = '';
     options.onAsk(question);
   };
   const unpush = (): void => {
@@ -347,7 +349,10 @@ export function createWidget(options: WidgetOptions): Widget {
       (e.shiftKey ? last : first).focus();
     }
   });
-  on(panel, 'close', afterClose);
+  // `close` is queued: a panel opened again before it fires is open, and stays so.
+  on(panel, 'close', () => {
+    if (!(panel as HTMLDialogElement).open) afterClose();
+  });
   on<MouseEvent>(panel, 'click', (e) => {
     // A click on a modal dialog's ::backdrop is dispatched to the dialog itself, with coordinates outside its box.
     if (e.target !== panel || !modal) return;

@@ -216,6 +216,37 @@ describe('Widget end to end (Chromium + real server)', function () {
     expect(await page.locator('kit-widget .msg').count()).to.equal(0);
   });
 
+  it('shows the logging notice and takes thumbs and a comment by keyboard when the owner logs questions', async () => {
+    const logged = await kit.developerKey([]);
+    const r = await fetch(`${kit.url}/v1/org/question-logging`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bearer ${logged.token}`, 'if-match': '*' }, body: JSON.stringify({ mode: 'redacted' }) });
+    expect(r.status).to.equal(200);
+    site.set('/thumbs', sitePage(kit.url));
+    const votes: any[] = [];
+    page.on('request', (q) => { if (q.url().endsWith('/v1/feedback')) votes.push(JSON.parse(q.postData() ?? '{}')); });
+    await page.goto(`${site.origin}/thumbs`);
+    await initKit(page, { apiKey: logged.key, mode: 'remote' });
+    await waitForEvent(page, 'ready');
+    await launcher().click();
+    await panel().waitFor();
+    expect(await page.locator('kit-widget .notice').textContent()).to.equal("Questions you ask here are stored to improve this site's help. Please don't share personal information.");
+    await page.keyboard.type('How much does the Summit membership cost?');
+    await page.keyboard.press('Enter');
+    await waitForAnswers(page, 1);
+    await page.locator('kit-widget .fb button').first().waitFor();
+    expect(await focused(page)).to.equal('widget:textarea');
+    await page.keyboard.press('Shift+Tab'); // back from the question field to the last thumb
+    expect(await page.evaluate(() => document.querySelector('kit-widget')!.shadowRoot!.activeElement!.textContent)).to.include('Not helpful');
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).to.equal('widget:input');
+    await page.keyboard.type('The price for students is missing.');
+    await page.keyboard.press('Enter');
+    await page.locator('kit-widget .fb .ok', { hasText: 'Thanks for your feedback.' }).waitFor();
+    expect(await page.locator('kit-widget .fb button[aria-pressed=true]').textContent()).to.include('Not helpful');
+    expect(votes.at(-1)).to.deep.include({ rating: 'down', comment: 'The price for students is missing.' });
+    expect(votes.at(-1).message_id).to.match(/^req_/);
+    expect(await axeSerious(page)).to.deep.equal([]);
+  });
+
   it('refuses off-topic questions with a full sentence and the contact link as the next step', async () => {
     site.set('/refuse', sitePage(kit.url));
     await page.goto(`${site.origin}/refuse`);

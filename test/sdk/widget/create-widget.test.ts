@@ -457,4 +457,130 @@ describe('createWidget', function () {
     expect(await page.locator('kit-widget .log').textContent()).not.to.contain('after');
     expect(await calls(page)).to.deep.equal([['open', true]]);
   });
+
+  it('greets with the owner\'s greeting and starter questions, asks a starter, and offers "New conversation" once there is a thread', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => window.kitTest.widget.setWelcome('Hi! Ask about plans.', ['How much is Pro?', '', 'Is there a free plan?']));
+    expect(await page.locator('kit-widget .intro').textContent()).to.equal('Hi! Ask about plans.');
+    expect(await page.locator('kit-widget .sq').allTextContents()).to.deep.equal(['How much is Pro?', 'Is there a free plan?']);
+    expect(await page.getByRole('button', { name: 'New conversation' }).isVisible()).to.equal(false);
+    await page.locator('kit-widget textarea').fill('typed, not sent');
+    await page.locator('kit-widget .sq').first().click();
+    expect((await calls(page)).at(-1)).to.deep.equal(['ask', 'How much is Pro?']);
+    expect(await page.locator('kit-widget textarea').inputValue()).to.equal('typed, not sent');
+    await page.evaluate(() => window.kitTest.widget.showUserMessage('How much is Pro?'));
+    expect(await page.locator('kit-widget .welcome').isVisible()).to.equal(false);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    expect(await page.locator('kit-widget .msg').count()).to.equal(0);
+    expect(await page.locator('kit-widget .welcome').isVisible()).to.equal(true);
+    expect((await calls(page)).some((c) => c[0] === 'new')).to.equal(false); // harness records no onNewConversation
+    expect(await focused(page)).to.equal('widget:textarea');
+  });
+
+  it('previews a cited passage on focus, hides it on Escape, and highlights it on this page when activated', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate((origin) => {
+      const a = window.kitTest.widget.startAnswer();
+      a.append('Pro costs 20 euros [1], see the FAQ [2].');
+      a.setCitations([
+        { url: `${origin}/`, title: 'Pricing', text: 'The Pro plan costs 20 euros a month.' },
+        { url: 'https://example.com/faq', title: 'FAQ', text: 'Billing questions and answers.' },
+      ]);
+      a.done();
+    }, HOST_ORIGIN);
+    const markers = page.locator('kit-widget .b a.ci');
+    expect(await markers.allTextContents()).to.deep.equal(['1', '2']);
+    expect(await markers.nth(1).getAttribute('href')).to.equal('https://example.com/faq#:~:text=Billing%20questions%20and%20answers.');
+    await markers.first().focus();
+    await page.locator('kit-widget .tip').waitFor();
+    expect(await page.locator('kit-widget .tip').textContent()).to.equal('PricingThe Pro plan costs 20 euros a month.');
+    await page.keyboard.press('Escape');
+    await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+    await page.keyboard.press('Enter');
+    await page.locator('kit-widget .hl i').first().waitFor();
+    expect(page.url()).to.equal(`${HOST_ORIGIN}/`);
+    const box = await page.locator('kit-widget .hl i').first().boundingBox();
+    const para = await page.locator('p', { hasText: 'The Pro plan costs' }).boundingBox();
+    expect(Math.abs(box!.y + 2 - para!.y)).to.be.below(3);
+    await page.mouse.click(5, 700);
+    await page.locator('kit-widget .hl').waitFor({ state: 'detached' });
+  });
+
+  it('ends a refusal with the next step: a contact link when there is one', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      window.kitTest.widget.startAnswer().refuse('I can only answer about this page.', 'mailto:help@example.com');
+      window.kitTest.widget.startAnswer().refuse('I can only answer about this page.', 'javascript:alert(1)');
+    });
+    const [withContact, without] = await page.locator('kit-widget .refusal').all();
+    expect(await withContact!.textContent()).to.equal('Assistant: I can only answer about this page.Try a question about what this page covers, or contact us.');
+    expect(await withContact!.locator('a').getAttribute('href')).to.equal('mailto:help@example.com');
+    expect(await without!.locator('a').count()).to.equal(0);
+  });
+
+  it('mounts inline into its target, always open, as a labelled region without launcher or close button', async () => {
+    await loadWidgetPage(page, { body: '<h1>Docs</h1><div id="help"></div><button id="outside" type="button">Outside</button>' });
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.widget = window.KitWidget.createWidget({ placement: 'inline', target: document.getElementById('help')!, onAsk: (q) => k.calls.push(['ask', q]), onStop() {} });
+    });
+    expect(await page.evaluate(() => document.querySelector('#help > kit-widget') !== null)).to.equal(true);
+    expect(await page.getByRole('region', { name: 'Ask about this page' }).count()).to.equal(1);
+    expect(await launcher().count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Close' }).count()).to.equal(0);
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+    await page.keyboard.press('Tab'); // the first stop of the page is the question field (no launcher inline)
+    expect(await focused(page)).to.equal('widget:textarea');
+    await page.keyboard.type('Where are the docs?');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    expect(await calls(page)).to.deep.equal([['ask', 'Where are the docs?']]);
+  });
+
+  it('pushes the page aside as a side panel with push, and gives the space back on close and destroy', async () => {
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.widget = window.KitWidget.createWidget({ placement: 'sidebar', sidebar: 'push', onAsk() {}, onStop() {} });
+    });
+    const margin = () => page.evaluate(() => getComputedStyle(document.documentElement).marginRight);
+    await launcher().click();
+    const box = (await page.locator('kit-widget .panel').boundingBox())!;
+    expect([box.x, box.width, box.height]).to.deep.equal([1024 - 400, 400, 768]);
+    expect(await margin()).to.equal('400px');
+    await page.keyboard.press('Escape');
+    expect(await margin()).to.equal('0px');
+    await launcher().click();
+    await page.evaluate(() => window.kitTest.widget.destroy());
+    expect(await margin()).to.equal('0px');
+  });
+
+  it('switches every label with setStrings (a language chunk arriving)', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(async () => {
+      const w = window.kitTest.widget;
+      const de = (await window.KitWidget.loadUiStrings('de'))!;
+      w.setStrings(de);
+    });
+    expect(await page.locator('kit-widget h2').textContent()).to.equal('Fragen zu dieser Seite');
+    expect(await launcher().getAttribute('aria-label')).to.equal('Fragen zu dieser Seite');
+    expect(await page.locator('kit-widget textarea').getAttribute('placeholder')).to.equal('Frage stellen…');
+    expect(await page.locator('kit-widget .send').getAttribute('aria-label')).to.equal('Senden');
+    expect(await page.evaluate(() => [window.KitWidget.pickUiLanguage(null, 'pt-BR'), window.KitWidget.pickUiLanguage('auto', 'ja'), window.KitWidget.pickUiLanguage('ja', 'de'), window.KitWidget.pickUiLanguage('nl', 'de')]))
+      .to.deep.equal(['pt', 'en', 'en', 'nl']);
+  });
+
+  it('copies a whole answer as text', async () => {
+    // kit-host.test is no secure context, so it has no Clipboard API: a stand-in records what is written.
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (t: string) => { (window as unknown as { copied: string }).copied = t; } } }));
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const a = window.kitTest.widget.startAnswer();
+      a.append('The **Pro** plan costs 20 euros.');
+      a.done();
+    });
+    await page.getByRole('button', { name: 'Copy answer' }).click();
+    expect(await page.evaluate(() => (window as unknown as { copied: string }).copied)).to.equal('The Pro plan costs 20 euros.');
+    expect(await page.locator('kit-widget .cpa').textContent()).to.equal('Copied');
+  });
 });
