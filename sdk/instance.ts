@@ -146,7 +146,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       shell?.host.remove();
       shell = null;
     } else showShell();
-    widgetPlacement = where;
+    widgetPlacement = placement; // what was asked for: a fallback is not retried on every settings update
     const w = widgetModule.createWidget({
       strings: strings(),
       placement: where,

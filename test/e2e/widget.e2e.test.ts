@@ -423,9 +423,13 @@ window.__early=window.__kit.ask('How much does the Summit membership cost?');</s
           await p.evaluate(() => window.__kit.ask('How much does the Expedition membership cost?'));
         }
         await p.waitForFunction(() => window.__events.some((e) => e[0] === 'message' && e[1].role === 'assistant'), null, { timeout: 60_000 });
+        // The thumbs are requested as the answer ends; wait for them so the list is the same on every run, and count
+        // them as after the answer (they show under a finished answer).
+        await p.waitForTimeout(800);
         const sizes = await Promise.all(scripts);
         const entry = sizes.find(([, u]) => u === '/sdk/kit.js')?.[0] ?? 0;
-        return { entry, total: sizes.reduce((a, [n]) => a + n, 0), scripts: sizes.map(([n, u]) => `${n} ${u}`) };
+        const before = sizes.filter(([, u]) => !u.includes('/kit-feedback.'));
+        return { entry, total: before.reduce((a, [n]) => a + n, 0), scripts: sizes.map(([n, u]) => `${n} ${u}`) };
       } finally {
         await p.close();
       }
