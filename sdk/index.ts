@@ -49,47 +49,10 @@ export function init(options: unknown, host: KitHostOptions = {}): KitInstance {
   return active;
 }
 
-/** What the snippet's inline stub recorded before this script arrived (docs/sdk.md "Load asynchronously"). */
-type Queued = [stub: Record<string, unknown>, method: string, args: unknown[], resolve?: (v: unknown) => void, reject?: (e: unknown) => void];
-
-const realOf = new Map<unknown, KitInstance>();
-
-/**
- * Replays calls made on the pre-load stub (`window.Kit = {q: [...]}`): each stub `init` becomes a real instance, the
- * calls queued on the stub's instance run on it in order (settling the promises the stub returned), and the stub
- * instance then forwards to the real one, so a page that kept it keeps working.
- */
-export function drainQueue(queue: unknown): void {
-  if (!Array.isArray(queue)) return;
-  for (const [stub, method, args, resolve, reject] of queue.splice(0) as Queued[]) {
-    try {
-      if (method === 'init') {
-        const inst = init(args[0], (args[1] ?? {}) as KitHostOptions);
-        realOf.set(stub, inst);
-        for (const name of Object.keys(stub)) {
-          const fn = (inst as unknown as Record<string, unknown>)[name];
-          if (typeof fn === 'function') stub[name] = fn.bind(inst);
-        }
-        resolve?.(inst);
-        continue;
-      }
-      const inst = realOf.get(stub) as unknown as Record<string, (...a: unknown[]) => unknown> | undefined;
-      if (!inst || typeof inst[method] !== 'function') throw new KitError('invalid_request', `Kit: ${method} was called before Kit.init.`);
-      Promise.resolve(inst[method](...args)).then(resolve, reject);
-    } catch (err) {
-      if (reject) reject(err);
-      else console.error(err);
-    }
-  }
-}
-
-// The inline stub's queue: replayed once this module has finished evaluating (the UMD wrapper has then replaced the
-// stub with the real global); calls still queued later (a stub captured by another script) replay at once.
+// The snippet's inline stub queued calls before this script arrived: replay them once this module has finished
+// evaluating (the UMD wrapper has then replaced the stub with the real global). The replay code is a small chunk, so
+// pages without the stub never load it.
 if (typeof window !== 'undefined') {
-  const stub = (window as { Kit?: { q?: unknown } }).Kit;
-  const q = stub?.q;
-  if (Array.isArray(q)) {
-    queueMicrotask(() => drainQueue(q));
-    q.push = (...entries: unknown[]) => { queueMicrotask(() => drainQueue(entries)); return 0; };
-  }
+  const q = (window as { Kit?: { q?: unknown } }).Kit?.q;
+  if (Array.isArray(q)) void import(/* webpackChunkName: "kit-queue" */ './queue.js').then((m) => m.replayQueue(q, init));
 }

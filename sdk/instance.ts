@@ -91,14 +91,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   const site = config.context.scope !== 'page';
   const language = (wanted: string | null) => pickUiLanguage(wanted, typeof document !== 'undefined' ? document.documentElement.lang : null);
   let uiLanguage = language(config.language);
-  const strings = (): Readonly<WidgetStrings> => {
-    const base = uiStrings ?? widgetModule!.DEFAULT_STRINGS;
-    const derived: Partial<WidgetStrings> = {};
-    if (settings?.name) derived.title = derived.launcher = settings.name;
-    else if (site) derived.title = derived.launcher = base.titleSite;
-    if (settings?.theme.launcher_label) derived.launcher = settings.theme.launcher_label;
-    return widgetModule!.resolveStrings(config.strings, { ...base, ...derived });
-  };
+  const strings = (): Readonly<WidgetStrings> => widgetModule!.panelStrings(uiStrings, settings, site, config.strings);
   /** The launcher's name before the panel's strings exist: the snippet's, the owner's, the language's, English. */
   const launcherLabel = (): string => config.strings.launcher || settings?.theme.launcher_label || settings?.name
     || (uiStrings ? (site ? uiStrings.titleSite : uiStrings.launcher) : site ? 'Ask about this site' : 'Ask about this page');
@@ -161,22 +154,8 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       onNewConversation: () => instance.newConversation(),
     });
     widget = w;
-    if (settings) applySettings(w);
-    for (const m of thread.messages) {
-      if (m.role === 'user') {
-        w.showUserMessage(m.text);
-        continue;
-      }
-      const view = w.startAnswer();
-      if (m.refused) {
-        view.refuse(m.text, m.contact ?? null);
-        continue;
-      }
-      view.append(m.text);
-      view.setCitations(m.citations ?? []);
-      view.done();
-      if (m.id) offerFeedback(view, m.id);
-    }
+    widgetModule.applySettings(w, settings);
+    widgetModule.showThread(w, thread.messages, offerFeedback);
     if (live) {
       live.view = w.startAnswer();
       live.view.append(live.partial);
@@ -184,12 +163,6 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     if (startError) w.showError(startError);
     if (statusText) w.setStatus(...statusText);
     if (wasOpen || wantOpen) w.open();
-  };
-  const applySettings = (w: Widget): void => {
-    if (!settings) return;
-    w.setWelcome(settings.greeting, settings.starter_questions);
-    w.setTheme(settings.theme);
-    if (settings.logging.mode !== 'off') w.setNotice(settings.logging.notice ?? '');
   };
   const offerFeedback = (view: AnswerView, id: string): void => {
     view.offerFeedback?.((rating, comment) => instance.feedback(id, rating, comment ? { comment } : {}), { allowComment: (settings?.logging.mode ?? 'off') !== 'off' });
@@ -248,7 +221,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
         if (placement !== widgetPlacement) mountWidget();
         else {
           widget.setStrings(strings());
-          applySettings(widget);
+          widgetModule!.applySettings(widget, settings);
           widget.setStatus('');
         }
       }

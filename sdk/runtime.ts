@@ -241,6 +241,9 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
 async function builtInEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, onProgress: (p: { loaded: number; total: number }) => void, signal: AbortSignal, emit: Emit): Promise<Engine | null> {
   const api = host.languageModel === null ? null : host.languageModel ?? (globalThis as { LanguageModel?: unknown }).LanguageModel;
   if (!api || config.mode === 'remote' || plan?.mode === 'remote' || host.localEngine) return null;
+  // Ask Chrome first (Chrome without the model says 'unavailable'): the adapter's chunk loads only when it can run.
+  const availability = await (api as { availability(o: object): Promise<string> }).availability({ expectedOutputs: [{ type: 'text', languages: ['en', 'es', 'ja'] }] }).catch(() => 'unavailable');
+  if (availability === 'unavailable' || (availability !== 'available' && config.mode !== 'local')) return null;
   try {
     const { createPromptApiInference } = await import(/* webpackChunkName: "kit-chrome-ai" */ '../adapters/chrome-ai/create-prompt-api-inference.js');
     const port = await createPromptApiInference({ api: api as never, allowDownload: config.mode === 'local', onProgress, signal });

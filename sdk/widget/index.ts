@@ -8,3 +8,5 @@ export { DEFAULT_STRINGS, resolveStrings } from './strings.js';
 export type { WidgetStrings } from './strings.js';
 export { UI_LANGUAGES, loadUiStrings, pickUiLanguage } from './languages.js';
 export type { UiLanguage } from './languages.js';
+export { applySettings, panelStrings, showThread } from './populate.js';
+export type { PanelMessage, PanelSettings } from './populate.js';

@@ -145,26 +145,30 @@ describe('Widget end to end (Chromium + real server)', function () {
     await waitForAnswers(page, 1);
     const answer = page.locator('kit-widget .bot').last();
     expect(await answer.locator('.b').textContent()).to.include('$49');
-    // One numbering: the marker and the Sources list show the same number and link to the same passage.
-    const marker = answer.locator('.b a.ci').first();
-    expect(await marker.textContent()).to.equal('1');
-    const href = await marker.getAttribute('href');
+    // One numbering: a marker [n] in the text and the n-th entry of Sources are the same passage, the same link.
+    const sources = answer.locator('.src li a');
+    for (const m of await answer.locator('.b a.ci').all()) {
+      const n = Number(await m.textContent());
+      expect(await m.getAttribute('href')).to.equal(await sources.nth(n - 1).getAttribute('href'));
+    }
+    const cite = sources.first();
+    const href = await cite.getAttribute('href');
     expect(href).to.match(new RegExp(`^${site.origin}/tour#:~:text=`));
-    expect(await answer.locator('.src li a').first().getAttribute('href')).to.equal(href);
     // The passage shows on focus, and Escape hides it first (the panel stays open).
-    await marker.focus();
+    await cite.focus();
     await page.locator('kit-widget .tip').waitFor();
     expect(await page.locator('kit-widget .tip').textContent()).to.include('$49');
-    expect(await marker.getAttribute('aria-describedby')).to.equal('kit-tip');
+    expect(await cite.getAttribute('aria-describedby')).to.equal('kit-tip');
     await page.keyboard.press('Escape');
     await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
     expect(await panel().isVisible()).to.equal(true);
-    // Enter on the marker scrolls to the passage on this page and highlights it (no navigation).
+    // Enter on the citation scrolls to the passage on this page and highlights it (no navigation).
     expect(await page.evaluate(() => window.scrollY)).to.equal(0);
     await page.keyboard.press('Enter');
     await page.locator('kit-widget .hl i').first().waitFor();
     await page.waitForFunction(() => window.scrollY > 100);
     expect(page.url()).to.equal(`${site.origin}/tour`);
+    await page.waitForTimeout(700); // the smooth scroll ends; the overlay follows it
     const box = await page.locator('kit-widget .hl i').first().boundingBox();
     const para = await page.locator('p', { hasText: 'Summit membership costs $49' }).boundingBox();
     expect(Math.abs(box!.y - (para!.y - 2))).to.be.below(4);
@@ -288,7 +292,7 @@ describe('Widget end to end (Chromium + real server)', function () {
       expect(await focused(page)).to.equal('widget:textarea');
       if (variant.startsWith('sidebar')) {
         const box = (await panel().boundingBox())!;
-        expect([box.x + box.width, box.height]).to.deep.equal([1280, 800]);
+        expect([Math.round(box.x + box.width), Math.round(box.height)]).to.deep.equal([1280, 800]);
         const after = await page.evaluate(() => document.querySelector('main')!.getBoundingClientRect().width);
         if (variant.endsWith('push')) expect(after).to.be.below(width - 300);
         else expect(after).to.equal(width);
@@ -390,15 +394,23 @@ window.__early=window.__kit.ask('How much does the Summit membership cost?');</s
     expect(a.text).to.include('On this device');
     expect(a.citations[0].url).to.equal(`${site.origin}/nano`);
     expect(chat).to.deep.equal([]);
-    // Without the API (this Chromium has none), 'auto' answers through the service as before.
-    const other = await newTestPage(browser);
-    try {
-      await other.goto(`${site.origin}/nano`);
-      expect(await other.evaluate(() => 'LanguageModel' in window)).to.equal(false);
-      await initKit(other, { apiKey: plain.key });
-      expect(await waitForEvent(other, 'ready')).to.deep.include({ mode: 'remote' });
-    } finally {
-      await other.close();
+    // This Chromium has the Prompt API but no model ('unavailable'): 'auto' answers through the service, without
+    // loading the adapter's chunk. And with no `LanguageModel` at all (other browsers) the same.
+    for (const variant of ['unavailable', 'absent'] as const) {
+      const other = await newTestPage(browser);
+      const scripts: string[] = [];
+      other.on('request', (r) => { if (r.url().includes('/sdk/')) scripts.push(r.url()); });
+      try {
+        if (variant === 'absent') await other.addInitScript('delete window.LanguageModel');
+        await other.goto(`${site.origin}/nano`);
+        expect(await other.evaluate(() => 'LanguageModel' in window)).to.equal(variant === 'unavailable');
+        if (variant === 'unavailable') expect(await other.evaluate(() => (window as any).LanguageModel.availability())).to.equal('unavailable');
+        await initKit(other, { apiKey: plain.key });
+        expect(await waitForEvent(other, 'ready')).to.deep.include({ mode: 'remote' });
+        expect(scripts.filter((u) => u.includes('kit-chrome-ai'))).to.deep.equal([]);
+      } finally {
+        await other.close();
+      }
     }
   });
 

@@ -142,7 +142,7 @@ describe('createInstance with the widget (Chromium)', function () {
     await page.waitForFunction(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('.launcher')?.getAttribute('aria-label') === 'Une question sur cette page');
     await page.locator('kit-widget .launcher').click();
     await panel().waitFor();
-    expect(await page.evaluate(() => document.querySelector('kit-widget')!.dataset.p)).to.equal('sidebar');
+    expect(await page.evaluate(() => (document.querySelector('kit-widget') as HTMLElement).dataset.p)).to.equal('sidebar');
     await load('/', { placement: 'inline', target: '#help', language: 'it' }, { placement: 'sidebar', language: 'fr' });
     await panel().waitFor();
     expect(await page.evaluate(() => document.querySelector('#help > kit-widget') !== null)).to.equal(true);
