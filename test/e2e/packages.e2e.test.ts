@@ -24,6 +24,8 @@ async function bundleApp(source: string): Promise<string> {
   const out = await build({
     stdin: { contents: source, resolveDir: root, loader: 'tsx' },
     bundle: true, format: 'iife', target: 'es2022', platform: 'browser', write: false, jsx: 'automatic',
+    // The app never runs WebLLM (remote mode): its 6 MB chunk stays out of the inline test bundle.
+    external: ['./create-web-llm-inference-*', './chunks/create-web-llm-inference-*'],
     alias: {
       '@kit-assistant/sdk': join(root, 'packages/kit/dist/esm/index.js'),
       '@kit-assistant/react': join(root, 'packages/react/dist/index.js'),
