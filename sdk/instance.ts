@@ -194,7 +194,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   if (wantWidget) {
     if (uiLanguage !== 'en') void chooseLanguage(uiLanguage);
     showShell();
-    // A visitor who left a conversation open on the previous page finds it open again.
+    // Inline and autoOpen show the panel at once; otherwise it loads on the visitor's intent or open().
     if (placement === 'inline' || config.autoOpen) void loadPanel();
     if (config.autoOpen) wantOpen = true;
   }
