@@ -165,7 +165,7 @@ describe('Widget end to end (Chromium + real server)', function () {
     await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
     expect(await panel().isVisible()).to.equal(true);
     // Enter on the citation scrolls to the passage on this page and highlights it (no navigation).
-    const fact = page.locator('p', { hasText: 'Summit membership costs $49' });
+    const fact = page.locator('article p', { hasText: 'Summit membership costs $49' });
     expect((await fact.boundingBox())!.y).to.be.above(800); // below the fold before
     await page.keyboard.press('Enter');
     await page.locator('kit-widget .hl i').first().waitFor();
