@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { KitError } from '../../core/errors/index.js';
 import type { KeyAuth } from '../auth/auth-context.js';
@@ -68,10 +69,12 @@ export interface ChatRouteDeps {
   readonly questionLog?: QuestionLogService;
   /** The owner's instructions for model engines (issue 13); absent = none. */
   readonly assistant?: AssistantSettingsService;
+  /** Where a stream cut for a stalled reader is reported. */
+  readonly logger?: Pick<Logger, 'warn'>;
 }
 
 /** POST /chat (CONTRACT §4). */
-export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDeps): Route[] {
+export function chatRoutes({ config, chat, questionLog, assistant, logger }: ChatRouteDeps): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -79,7 +82,7 @@ export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDe
       operationId: 'chat',
       summary: 'Answer a question from the given sources (streamed)',
       description:
-        'A publishable key with its `Kit-Session`, or a secret key (servers, Mode B). Before any model call: sizes against the plan, per-key and per-session requests per minute, the monthly token quota, then the grounding gate on the sources (an ungrounded question gets a `refusal` and no model call). Errors found before the stream starts are plain JSON errors with their status.',
+        'A publishable key with its `Kit-Session`, or a secret key (servers, Mode B). Before any model call: sizes against the plan, per-key, per-session and per-organization requests per minute, and a reservation of the request\'s worst case (input estimate + the plan\'s `max_output_tokens`) against what is left of the monthly token quota; then the grounding gate on the sources (an ungrounded question gets a `refusal` and no model call). Answers are capped at `max_output_tokens` (`finish_reason: length`). Errors found before the stream starts are plain JSON errors with their status.',
       tags: ['Chat'],
       auth: { kind: 'key', kinds: ['publishable', 'secret'] },
       body: ChatBody,
@@ -96,7 +99,7 @@ export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDe
       async handler({ auth, body, ctx, requestId }) {
         const session = ctx.get('kit-session') || null;
         const origin = ctx.get('origin') || null;
-        const checked = unwrap(await chat.admit(auth, body, session, origin));
+        const checked = unwrap(await chat.admit(auth, body, session, origin, requestId));
         const instructions = assistant ? (await assistant.resolveForKey(auth.orgId, auth.keyId)).settings.instructions : null;
         const admitted = { ...checked, instructions };
         const rl = admitted.rateLimit;
@@ -107,7 +110,13 @@ export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDe
             ? observeChatForLog(sink, { auth, requestId, question: admitted.question, pageUrl: body.page_url ?? null, conversationId: body.conversation_id ?? null, now: () => questionLog.now() }, (q) => questionLog.report(q))
             : sink;
         if (body.stream) {
-          await chat.run(admitted, requestId, logged(createSseSink(ctx, { keepAliveMs: config.sseKeepAliveMs, requestId })));
+          const sse = createSseSink(ctx, {
+            keepAliveMs: config.sseKeepAliveMs,
+            writeStallMs: config.sseWriteStallMs,
+            requestId,
+            onStall: (id) => logger?.warn({ request_id: id, stall_ms: config.sseWriteStallMs }, 'chat stream cut: the client stopped reading'),
+          });
+          await chat.run(admitted, requestId, logged(sse));
           return undefined;
         }
         const sink = createJsonSink(ctx, requestId);

@@ -8,6 +8,12 @@ import { join } from 'node:path';
 export interface TestPostgres {
   readonly url: string;
   stop(): Promise<void>;
+  /** Stops the server but keeps its data (an outage): connections drop, new ones are refused. */
+  pause(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts a paused server again on the same port and data. */
+  resume(): Promise<void>;
+  /** Stops the cluster (fast shutdown: open connections are cut), keeps it down `downMs`, starts it again on the same port. */
+  restart(downMs: number): Promise<void>;
 }
 
 const BIN = process.env.KIT_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -49,13 +55,16 @@ export async function startPostgres(): Promise<TestPostgres> {
   const port = await freePort();
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
-  run('pg_ctl', ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
+  const start = (): void => run('pg_ctl', ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
+  start();
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
     try {
       run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // paused (pause()) and never resumed: nothing is running
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -70,5 +79,12 @@ export async function startPostgres(): Promise<TestPostgres> {
     }
     rmSync(dir, { recursive: true, force: true });
   });
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  const pause = async (mode: 'fast' | 'immediate' = 'fast'): Promise<void> => run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
+  const resume = async (): Promise<void> => start();
+  const restart = async (downMs: number): Promise<void> => {
+    await pause('fast');
+    await new Promise((r) => setTimeout(r, downMs));
+    await resume();
+  };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, pause, resume, restart };
 }

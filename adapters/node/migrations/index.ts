@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { initialSchema } from './0001-initial-schema.js';
 import { chatAndBilling } from './0002-chat-and-billing.js';
+import { quotaReservations } from './0003-quota-reservations.js';
+import { usagePartitions } from './0004-usage-partitions.js';
 import { ownerLoop } from './0005-owner-loop.js';
 
 /** One schema change. `name` orders the history and must never change once released. */
@@ -14,7 +16,7 @@ export interface Migration {
  * Every migration, oldest first. Imported as modules (not globbed from disk) so the bundled server carries them.
  * To add one: create `NNNN-what-it-does.ts` exporting a Migration and append it here.
  */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, ownerLoop]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop]);
 
 /** A knex migration source over an explicit list. */
 export function createMigrationSource(migrations: readonly Migration[] = MIGRATIONS): Knex.MigrationSource<Migration> {
