@@ -47,17 +47,18 @@ try {
   const base = await new Promise((done, reject) => {
     const timer = setTimeout(() => reject(new Error('no start banner within 120 s')), 120_000);
     const check = () => {
-      const m = /Kit is running at (http:\/\/\S+)/.exec(out);
-      if (m && /demo key {3}kit_pub_\w+/.test(out)) {
+      // The banner is written to stderr (stdout carries the JSON log lines).
+      const m = /Kit is running at (http:\/\/\S+)/.exec(err);
+      if (m && /demo key {3}kit_pub_\w+/.test(err)) {
         clearTimeout(timer);
         done(m[1].replace('localhost', '127.0.0.1'));
       }
     };
-    child.stdout.on('data', check);
+    child.stderr.on('data', check);
     void exited.then(({ code }) => reject(new Error(`exited (${code}) before listening`)));
   });
   const api = `${base}/v1`;
-  const key = /demo key {3}(kit_pub_\w+)/.exec(out)[1];
+  const key = /demo key {3}(kit_pub_\w+)/.exec(err)[1];
 
   step = 'health';
   expect((await fetch(`${base}/healthz`)).status === 200, '/healthz is not 200');

@@ -5,6 +5,7 @@ import type { PlatformAssistant } from '../adapters/remote/platform-client.js';
 import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
 import { createThreadStore, newConversationId, type Thread, type ThreadMessage } from './conversation.js';
 import { createEmitter } from './emitter.js';
+import { SETUP_CODES } from './setup-codes.js';
 import type { Answer, AskOptions, KitEvents, KitInstance } from './types.js';
 import type { AnswerView, Placement, Widget, WidgetStrings } from './widget/index.js';
 import { loadUiStrings, pickUiLanguage, type UiLanguage } from './widget/languages.js';
@@ -57,6 +58,8 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   };
   /** What the visitor reads: the message, and when to try again if the service said so. */
   const visible = (err: KitError, t: Readonly<WidgetStrings>): string => {
+    // The site's key or origin is misconfigured: the developer's explanation is in the console and the error event.
+    if (SETUP_CODES.has(err.code)) return t.notSetUp;
     const seconds = retryAfter(err);
     return seconds === undefined ? err.message : `${err.message} ${t.retryIn.replace('{seconds}', String(seconds))}`;
   };
@@ -84,7 +87,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   let uiStrings: WidgetStrings | null = null;
   let wantOpen = false;
   let statusText: [string, number | undefined] | null = null;
-  let startError: string | null = null;
+  let startError: KitError | null = null;
   /** The answer streaming now, so a panel that appears mid-answer can show it from its start. */
   let live: { partial: string; view: AnswerView | null } | null = null;
   const wantWidget = host.widget !== false && typeof document !== 'undefined';
@@ -160,7 +163,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       live.view = w.startAnswer();
       live.view.append(live.partial);
     }
-    if (startError) w.showError(startError);
+    if (startError) w.showError(visible(startError, w.strings()));
     if (statusText) w.setStatus(...statusText);
     if (wasOpen || wantOpen) w.open();
   };
@@ -231,7 +234,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   assistant.catch((err) => {
     if (destroyed) return;
     const e = toError(err);
-    startError = e.message;
+    startError = e;
     widget?.showError(visible(e, widget.strings()));
     report(e);
   });
@@ -247,7 +250,14 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   });
 
   async function runAsk(question: string, signal: AbortSignal | undefined): Promise<Answer> {
-    const a = await assistant;
+    const a = await assistant.catch((err) => {
+      // The assistant never started: answer the question with why, rather than not at all.
+      if (widget) {
+        widget.showUserMessage(question);
+        widget.showError(visible(toError(err), widget.strings()));
+      }
+      throw err;
+    });
     if (destroyed) throw destroyedError();
     const controller = new AbortController();
     current = controller;

@@ -135,7 +135,8 @@ const url = (protocols: readonly string[], what: string) =>
 
 const EnvSchema = z.object({
   PORT: int(0, 65535, 8787),
-  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  // Loopback by default: a fresh `npm start` prints the demo owner's password and must not serve it to the network.
+  HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
   KIT_DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./.kit-data')),
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://'),
   KIT_DB_POOL_MAX: int(1, 100, 10),

@@ -53,6 +53,8 @@ export interface WidgetStrings {
   feedbackCommentLabel: string;
   feedbackSend: string;
   feedbackFailed: string;
+  /** Shown instead of answering when the service refuses the site's key or origin (details go to the console). */
+  notSetUp: string;
 }
 
 /** English defaults. */
@@ -88,6 +90,7 @@ export const DEFAULT_STRINGS: Readonly<WidgetStrings> = Object.freeze({
   feedbackCommentLabel: 'What was missing? (optional)',
   feedbackSend: 'Send',
   feedbackFailed: 'Your feedback could not be sent.',
+  notSetUp: 'The assistant is not set up for this site yet, so it cannot answer here.',
 });
 
 /** `base` overlaid with the caller's strings; unknown keys and non-string or empty values are ignored. */

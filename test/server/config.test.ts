@@ -25,6 +25,12 @@ describe('loadConfig', () => {
     expect(config.inference).to.equal(null);
   });
 
+  it('listens on loopback unless HOST says otherwise (the first start prints a password)', () => {
+    expect(loadConfig({}).host).to.equal('127.0.0.1');
+    expect(loadConfig({ HOST: '' }).host).to.equal('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).to.equal('0.0.0.0');
+  });
+
   it('switches to PostgreSQL when DATABASE_URL is set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://kit@db:5432/kit', KIT_DB_POOL_MAX: '4' }).database).to.deep.equal({ kind: 'postgres', url: 'postgres://kit@db:5432/kit', poolMax: 4 });
   });

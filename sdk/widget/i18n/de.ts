@@ -33,5 +33,6 @@ const de: WidgetStrings = {
   feedbackCommentLabel: 'Was hat gefehlt? (optional)',
   feedbackSend: 'Senden',
   feedbackFailed: 'Ihr Feedback konnte nicht gesendet werden.',
+  notSetUp: 'Der Assistent ist für diese Website noch nicht eingerichtet und kann hier deshalb nicht antworten.',
 };
 export default de;

@@ -33,5 +33,6 @@ const es: WidgetStrings = {
   feedbackCommentLabel: '¿Qué faltaba? (opcional)',
   feedbackSend: 'Enviar',
   feedbackFailed: 'No se pudo enviar tu opinión.',
+  notSetUp: 'El asistente aún no está configurado para este sitio, así que no puede responder aquí.',
 };
 export default es;

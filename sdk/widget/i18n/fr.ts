@@ -33,5 +33,6 @@ const fr: WidgetStrings = {
   feedbackCommentLabel: 'Que manquait-il ? (facultatif)',
   feedbackSend: 'Envoyer',
   feedbackFailed: "Votre avis n'a pas pu être envoyé.",
+  notSetUp: "L'assistant n'est pas encore configuré pour ce site, il ne peut donc pas répondre ici.",
 };
 export default fr;

@@ -33,5 +33,6 @@ const it: WidgetStrings = {
   feedbackCommentLabel: 'Cosa mancava? (facoltativo)',
   feedbackSend: 'Invia',
   feedbackFailed: 'Non è stato possibile inviare il tuo parere.',
+  notSetUp: "L'assistente non è ancora configurato per questo sito, quindi non può rispondere qui.",
 };
 export default it;

@@ -33,5 +33,6 @@ const nl: WidgetStrings = {
   feedbackCommentLabel: 'Wat ontbrak er? (optioneel)',
   feedbackSend: 'Versturen',
   feedbackFailed: 'Uw feedback kon niet worden verstuurd.',
+  notSetUp: 'De assistent is nog niet ingesteld voor deze website en kan hier dus niet antwoorden.',
 };
 export default nl;

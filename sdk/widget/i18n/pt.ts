@@ -33,5 +33,6 @@ const pt: WidgetStrings = {
   feedbackCommentLabel: 'O que faltou? (opcional)',
   feedbackSend: 'Enviar',
   feedbackFailed: 'Não foi possível enviar a sua opinião.',
+  notSetUp: 'O assistente ainda não está configurado para este site, por isso não pode responder aqui.',
 };
 export default pt;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import type { RedactConfig } from '../../../core/config/types.js';
 import { createRedactor, loadRedactor, type Redactor } from '../../../core/redaction/index.js';
 import { NEGATIVES, POSITIVES } from './fixtures.js';
