@@ -270,6 +270,52 @@ describe('Widget end to end (Chromium + real server)', function () {
     expect(await axeSerious(page)).to.deep.equal([]);
   });
 
+  it('leaves the page usable while the default panel is open (non-modal), and titles a site-wide assistant "Ask about this site"', async () => {
+    site.set('/usable', sitePage(kit.url, {
+      before: [...FILLER, ...FILLER].map((p) => `<p>${p}</p>`).join(''),
+      after: '<p><label for="zip">Your ZIP code</label> <input id="zip"> <button id="calc" type="button" onclick="this.textContent=\'Calculated\'">Calculate shipping</button></p>',
+    }));
+    await page.goto(`${site.origin}/usable`);
+    await initKit(page, { apiKey: plain.key, mode: 'remote', context: 'site' });
+    await waitForEvent(page, 'ready');
+    await launcher().click();
+    await panel().waitFor();
+    expect(await page.locator('kit-widget h2').textContent()).to.equal('Ask about this site');
+    expect(await launcher().getAttribute('aria-label')).to.equal('Ask about this site');
+    expect(await panel().getAttribute('aria-modal')).to.equal(null);
+    // Nothing covers or disables the page: no backdrop, nothing inert, the page scrolls, its controls take clicks
+    // and keys, and its text can be selected — all with the panel still open.
+    expect(await page.evaluate(() => document.querySelector('main')!.closest('[inert]') === null)).to.equal(true);
+    expect(await page.evaluate(() => document.elementFromPoint(40, 400)?.closest('kit-widget') ?? null)).to.equal(null);
+    const before = await page.evaluate(() => scrollY);
+    await page.mouse.move(300, 400);
+    await page.mouse.wheel(0, 1200);
+    await page.waitForFunction((y) => scrollY > y + 500, before);
+    await page.locator('#zip').scrollIntoViewIfNeeded();
+    await page.locator('#zip').click();
+    expect(await focused(page)).to.equal('page:zip');
+    await page.keyboard.type('80302');
+    expect(await page.locator('#zip').inputValue()).to.equal('80302');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).to.equal('page:calc');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#calc').textContent()).to.equal('Calculated');
+    await page.locator('article p', { hasText: 'Summit membership costs $49' }).click({ clickCount: 3 });
+    expect(await page.evaluate(() => getSelection()!.toString())).to.include('Summit membership costs $49');
+    expect(await panel().isVisible()).to.equal(true);
+    // Keys pressed in the page are the page's: Escape there does not close the panel.
+    await page.locator('#zip').focus();
+    await page.keyboard.press('Escape');
+    expect(await panel().isVisible()).to.equal(true);
+    // Back to the panel: the question field is reachable again, and asking works as before.
+    await page.locator('kit-widget textarea').focus();
+    await page.keyboard.type('How much does the Summit membership cost?');
+    await page.keyboard.press('Enter');
+    await waitForAnswers(page, 1);
+    expect(await page.locator('kit-widget .bot .b').textContent()).to.include('$49');
+    expect(await axeSerious(page)).to.deep.equal([]);
+  });
+
   for (const variant of ['sidebar overlay', 'sidebar push', 'inline', 'launcher on a phone'] as const) {
     it(`works as ${variant} by keyboard with no serious or critical axe violation`, async () => {
       if (variant === 'launcher on a phone') await page.setViewportSize({ width: 390, height: 740 });

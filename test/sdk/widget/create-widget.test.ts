@@ -194,6 +194,44 @@ describe('createWidget', function () {
     expect(await answer.textContent()).not.to.contain('late');
   });
 
+  it('streams without flicker: finished blocks keep their nodes, focus and selection while the answer grows', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.answer = k.widget.startAnswer();
+      k.answer.append('Shipping is free on the Pro plan.\n\n```\nkit.ask("price")\n```\n\nThe rest');
+    });
+    const copy = page.getByRole('button', { name: 'Copy code' });
+    await copy.waitFor(); // the rich renderer (a lazy chunk) has drawn the fence and its copy button
+    await copy.focus();
+    await page.evaluate(() => {
+      const body = document.querySelector('kit-widget')!.shadowRoot!.querySelector('.bot .b')!;
+      const w = window as unknown as { kept: Node[] };
+      w.kept = [body.querySelector('p')!, body.querySelector('pre')!, body.querySelector('pre button') ?? body.querySelector('button')!];
+      const sel = getSelection()!;
+      sel.selectAllChildren(body.querySelector('p')!);
+    });
+    for (const piece of [' of the answer', ' keeps growing', '\n\n- one', '\n- two', '\n\nDone.']) {
+      await page.evaluate((p) => window.kitTest.answer.append(p), piece);
+      await nextFrame(page);
+    }
+    const state = await page.evaluate(() => {
+      const root = document.querySelector('kit-widget')!.shadowRoot!;
+      const body = root.querySelector('.bot .b')!;
+      const w = window as unknown as { kept: Node[] };
+      return {
+        connected: w.kept.map((n) => n.isConnected && body.contains(n)),
+        focusKept: root.activeElement === w.kept[2],
+        selection: getSelection()!.toString(),
+        items: [...body.querySelectorAll('li')].map((li) => li.textContent),
+      };
+    });
+    expect(state.connected).to.deep.equal([true, true, true]);
+    expect(state.focusKept).to.equal(true);
+    expect(state.selection).to.equal('Shipping is free on the Pro plan.');
+    expect(state.items).to.deep.equal(['one', 'two']);
+  });
+
   it('shows a status line and a progress bar, and hides both when cleared', async () => {
     await createInPage(page, { autoOpen: true });
     const status = page.getByRole('status');

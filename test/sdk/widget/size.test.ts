@@ -27,7 +27,8 @@ describe('widget bundle size', () => {
     const shellParts = ['shell.js', ...staticImports('shell.js')];
     const shell = shellParts.reduce((n, p) => n + size(p), 0);
     const panel = ['index.js', ...staticImports('index.js').filter((p) => !shellParts.includes(p))].reduce((n, p) => n + size(p), 0);
-    console.log(`      launcher ${shell} B, panel ${panel} B gzipped`);
+    const lazy = Object.keys(LAZY_BUDGET_GZIP).map((n) => [n, file(new RegExp(`^${n}-[A-Z0-9]+\\.js$`))] as const);
+    console.log(`      launcher ${shell} B, panel ${panel} B gzipped; lazy: ${lazy.map(([n, f]) => `${n} ${f ? gz(f.contents) : '?'} B`).join(', ')}`);
     expect(shell).to.be.within(300, SHELL_BUDGET_GZIP);
     expect(panel).to.be.within(3000, PANEL_BUDGET_GZIP);
     for (const [name, budget] of Object.entries(LAZY_BUDGET_GZIP)) {
