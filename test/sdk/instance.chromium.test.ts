@@ -14,6 +14,7 @@ const ENTRY = `
 import { normalizeConfig } from './core/config/index.js';
 import { formatKey } from './core/keys/key-format.js';
 import { createInstance } from './sdk/instance.js';
+import { KitError } from './core/errors/index.js';
 const KEY = formatKey('publishable', Uint8Array.from({ length: 32 }, (_, i) => i + 3));
 const READY = { mode: 'remote', model: 'fake', context: { pages: 1, chars: 10, truncated: false, cut: { pages: 0, chars: 0 } } };
 const SETTINGS = { name: null, greeting: null, starter_questions: [], instructions: null, refusal_message: null, contact_url: null,
@@ -39,7 +40,11 @@ export function start(options, settings, opts = {}) {
   };
   const config = normalizeConfig({ apiKey: KEY, onError: (e) => log.errors.push(e), ...options }).config;
   const loadWidget = () => { log.loaded.push('kit-ui'); return import('./sdk/widget/index.js'); };
-  const inst = createInstance(config, {}, async () => async () => { await new Promise((r) => setTimeout(r, opts.readyDelay ?? 10)); return assistant; }, loadWidget);
+  const inst = createInstance(config, {}, async () => async () => {
+    await new Promise((r) => setTimeout(r, opts.readyDelay ?? 10));
+    if (opts.fail) throw new KitError(opts.fail, 'This key does not allow the origin ' + location.origin + '.');
+    return assistant;
+  }, loadWidget);
   return { inst, log };
 }
 `;
@@ -149,6 +154,31 @@ describe('createInstance with the widget (Chromium)', function () {
     await page.waitForFunction(() => document.querySelector('kit-widget')!.shadowRoot!.querySelector('h2')!.textContent === 'Chiedi su questa pagina');
     await load('/?lang=nl-BE');
     await page.waitForFunction(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('.launcher')?.getAttribute('aria-label') === 'Vraag over deze pagina');
+  });
+
+  it("says 'not set up' in the page's language, on opening and on asking, when the service refuses the key or origin", async () => {
+    await load('/?lang=de', {}, null, { fail: 'origin_not_allowed' });
+    await page.waitForFunction(() => (window.t.log as unknown as { errors: unknown[] }).errors.length === 1);
+    // The panel opens after the start failed: the explanation is there at once, in German.
+    await page.locator('kit-widget .launcher').click();
+    await panel().waitFor();
+    // Each error reads with the screen-reader speaker prefix ("Assistent:" in German).
+    const errors = () => page.locator('kit-widget .log .err').allTextContents().then((all) => all.map((t) => t.replace(/^(Assistent|Assistant): /, '')));
+    const notSetUp = 'Der Assistent ist für diese Website noch nicht eingerichtet und kann hier deshalb nicht antworten.';
+    await page.waitForFunction(() => document.querySelector('kit-widget')!.shadowRoot!.querySelectorAll('.log .err').length === 1);
+    expect(await errors()).to.deep.equal([notSetUp]);
+    await page.locator('kit-widget textarea').fill('Was kostet Pro?');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('kit-widget')!.shadowRoot!.querySelectorAll('.log .err').length === 2);
+    expect(await errors()).to.deep.equal([notSetUp, notSetUp]);
+    expect(await page.locator('kit-widget .me').textContent()).to.equal('Sie: Was kostet Pro?');
+    expect(await page.locator('kit-widget .bot').count()).to.equal(0);
+    expect(await page.evaluate(() => window.t.log.asks.length)).to.equal(0);
+    // Other failures still read as themselves.
+    await load('/', {}, null, { fail: 'service_unavailable' });
+    await page.locator('kit-widget .launcher').click();
+    await page.locator('kit-widget .log .err').waitFor();
+    expect(await errors()).to.deep.equal([`This key does not allow the origin ${HOST_ORIGIN}.`]);
   });
 
   it('falls back to the launcher and reports invalid_config when the inline target is missing', async () => {
