@@ -262,10 +262,15 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
  * (progress events). Null when it cannot be used, so the ladder goes on (WebLLM, then remote or extractive).
  */
 async function builtInEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, onProgress: (p: { loaded: number; total: number }) => void, signal: AbortSignal, emit: Emit): Promise<Engine | null> {
+  const own = host.languageModel === undefined; // the page's own global, not a host's (a test's fake)
   const api = host.languageModel === null ? null : host.languageModel ?? (globalThis as { LanguageModel?: unknown }).LanguageModel;
   if (!api || config.mode === 'remote' || plan?.mode === 'remote' || host.localEngine) return null;
+  // Chrome logs a warning ("Unable to create a text session…") each time it is asked and has no model: in 'auto', a
+  // recent 'unavailable' of this browser is trusted instead of asking on every page view (as the WebGPU probe does).
+  if (own && config.mode !== 'local' && builtInUnavailableRecently()) return null;
   // Ask Chrome first (Chrome without the model says 'unavailable'): the adapter's chunk loads only when it can run.
   const availability = await (api as { availability(o: object): Promise<string> }).availability({ expectedOutputs: [{ type: 'text', languages: ['en', 'es', 'ja'] }] }).catch(() => 'unavailable');
+  if (availability === 'unavailable' && own) rememberBuiltInUnavailable();
   if (availability === 'unavailable' || (availability !== 'available' && config.mode !== 'local')) return null;
   try {
     const { createPromptApiInference } = await import(/* webpackChunkName: "kit-chrome-ai" */ '../adapters/chrome-ai/create-prompt-api-inference.js');
@@ -275,6 +280,29 @@ async function builtInEngine(config: KitConfig, host: KitHostOptions, plan: Plat
   } catch (err) {
     if (signal.aborted) throw err;
     return null;
+  }
+}
+
+/** localStorage key of a recent 'unavailable' from Chrome's built-in model (per origin): `{ ua, at }`. */
+export const BUILT_IN_UNAVAILABLE_KEY = 'kit:chrome-ai-unavailable';
+/** How long that verdict is trusted in 'auto' (a Chrome update changes the user agent and asks again). */
+export const BUILT_IN_UNAVAILABLE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+function builtInUnavailableRecently(): boolean {
+  try {
+    const v = JSON.parse(localStorage.getItem(BUILT_IN_UNAVAILABLE_KEY) ?? 'null') as { ua?: unknown; at?: unknown } | null;
+    const age = Date.now() - Number(v?.at);
+    return !!v && v.ua === navigator.userAgent && age >= 0 && age < BUILT_IN_UNAVAILABLE_TTL_MS;
+  } catch {
+    return false; // no storage (sandboxed frame, blocked): ask each time
+  }
+}
+
+function rememberBuiltInUnavailable(): void {
+  try {
+    localStorage.setItem(BUILT_IN_UNAVAILABLE_KEY, JSON.stringify({ ua: navigator.userAgent, at: Date.now() }));
+  } catch {
+    /* storage full or blocked: nothing to remember */
   }
 }
 
