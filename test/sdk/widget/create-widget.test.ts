@@ -543,6 +543,11 @@ describe('createWidget', function () {
     expect(Math.abs(box!.y + 2 - para!.y)).to.be.below(3);
     await page.mouse.click(5, 700);
     await page.locator('kit-widget .hl').waitFor({ state: 'detached' });
+    // Hover shows the passage too (the second source, in the Sources list), and leaving the link hides it.
+    await page.locator('kit-widget .src li a').nth(1).hover();
+    await page.locator('kit-widget .tip', { hasText: 'Billing questions and answers.' }).waitFor();
+    await page.mouse.move(5, 5);
+    await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
   });
 
   it('ends a refusal with the next step: a contact link when there is one', async () => {
