@@ -16,7 +16,7 @@ function newest(dir) {
   return t;
 }
 
-const sources = Math.max(...['sdk', 'core', 'adapters/browser', 'adapters/remote', 'adapters/webllm'].map((d) => newest(join(root, d))), statSync(join(root, 'webpack.config.js')).mtimeMs);
+const sources = Math.max(...['sdk', 'core', 'adapters/browser', 'adapters/remote', 'adapters/webllm', 'adapters/chrome-ai'].map((d) => newest(join(root, d))), statSync(join(root, 'webpack.config.js')).mtimeMs);
 if (existsSync(target) && statSync(target).mtimeMs >= sources) process.exit(0);
 // stderr only: `npm start`'s stdout is the server's JSON log.
 console.error('kit: building the SDK bundle for the demo (first start takes a minute)…');

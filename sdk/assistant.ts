@@ -13,6 +13,11 @@ export interface KitHostOptions {
   readonly transport?: unknown;
   /** Replaces the WebLLM engine for mode 'local'. Receives the chosen size; must reject with a KitError when it cannot run. */
   readonly localEngine?: (request: { size: string; shaderF16: boolean; onProgress: (p: { loaded: number; total: number }) => void; signal: AbortSignal }) => Promise<InferencePort>;
+  /**
+   * Chrome's Prompt API (`LanguageModel`) to use instead of the page's global: a fake in tests (no machine here has
+   * the model); null disables the built-in model. Ignored when `localEngine` is set.
+   */
+  readonly languageModel?: unknown;
   /** Element the widget mounts into; default document.body. */
   readonly mount?: HTMLElement;
   /** false: no widget at all (headless use through ask()). */
@@ -47,5 +52,10 @@ export interface Assistant {
 export type StartAssistant = (
   config: KitConfig,
   host: KitHostOptions,
-  hooks: { emit<K extends keyof KitEvents>(event: K, payload: KitEvents[K]): void; signal: AbortSignal },
+  hooks: {
+    emit<K extends keyof KitEvents>(event: K, payload: KitEvents[K]): void;
+    signal: AbortSignal;
+    /** The conversation's id (kept with the thread; a new one after `newConversation()`). */
+    conversationId?: () => string;
+  },
 ) => Promise<Assistant>;

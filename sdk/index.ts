@@ -7,11 +7,14 @@ import { normalizeConfig } from '../core/config/index.js';
 import { KitError } from '../core/errors/index.js';
 import type { KitHostOptions } from './assistant.js';
 import { createInstance } from './instance.js';
+import { SDK_VERSION } from './version.js';
 import type { KitInstance } from './types.js';
 
-export const version = '0.1.0';
+/** The SDK's version: also the path of its immutable URL, `/sdk/v{version}/kit.js`. */
+export const version = SDK_VERSION;
 export { KitError };
 export type { Answer, KitEvents, KitInstance, ContextStats } from './types.js';
+export type { Citation } from '../core/sources.js';
 export type { KitHostOptions, ContextSnapshot } from './assistant.js';
 
 // Captured while this script runs (classic or async): the server it came from is the default endpoint.
@@ -44,4 +47,12 @@ export function init(options: unknown, host: KitHostOptions = {}): KitInstance {
   }
   active = createInstance(config, host, () => import(/* webpackChunkName: "kit-runtime" */ './runtime.js').then((m) => m.startAssistant));
   return active;
+}
+
+// The snippet's inline stub queued calls before this script arrived: replay them once this module has finished
+// evaluating (the UMD wrapper has then replaced the stub with the real global). The replay code is a small chunk, so
+// pages without the stub never load it.
+if (typeof window !== 'undefined') {
+  const q = (window as { Kit?: { q?: unknown } }).Kit?.q;
+  if (Array.isArray(q)) void import(/* webpackChunkName: "kit-queue" */ './queue.js').then((m) => m.replayQueue(q, init));
 }

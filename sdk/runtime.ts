@@ -44,7 +44,7 @@ interface Context {
 }
 
 /** Starts the assistant for `config` on this page. Rejects with a KitError when the page cannot be read at all. */
-export const startAssistant: StartAssistant = async (config, host, { emit, signal }) => {
+export const startAssistant: StartAssistant = async (config, host, { emit, signal, conversationId }) => {
   const transport = (host.transport as HttpTransportPort | undefined) ?? createFetchTransport();
   const client = createPlatformClient({ baseUrl: config.endpoint ?? defaultEndpoint(), apiKey: config.apiKey, transport, solveChallenge: createAltchaSolver() });
   let reporter: QuestionReporter | undefined;
@@ -95,7 +95,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   if (misconfigured) throw misconfigured;
 
   // The owner's log (issue 13): one conversation per instance; the service logs remote answers, the beacon the rest.
-  reporter = createQuestionReporter({ client, transport, apiKey: config.apiKey, plan });
+  reporter = createQuestionReporter({ client, transport, apiKey: config.apiKey, plan, ...(conversationId ? { conversationId } : {}) });
   const log = reporter;
   const settings = plan?.assistant ?? null;
   // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default.
@@ -233,12 +233,19 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
     ? { modes: plan.mode, defaultModel: (MODEL_OPTIONS as readonly string[]).includes(plan.model) ? (plan.model as ModelOption) : 'auto' }
     : { modes: 'auto', defaultModel: 'auto' };
   const decision = selectMode({ mode: config.mode, model: config.model }, planModes, device);
+  // Chrome's built-in model needs no WebGPU of the page and no download by Kit: first in the local ladder.
+  if (!decision.ok || decision.value.mode === 'remote') {
+    const builtIn = await builtInEngine(config, host, plan, (p) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total }), signal, emit);
+    if (builtIn) return builtIn;
+  }
   if (!decision.ok) return remoteAllowed ? remote('webgpu_unavailable') : extractive('webgpu_unavailable');
   if (decision.value.mode === 'remote') return remote(decision.value.reason);
 
+  const onProgress = (p: { loaded: number; total: number }) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total });
+  const builtIn = await builtInEngine(config, host, plan, onProgress, signal, emit);
+  if (builtIn) return builtIn;
   const size = decision.value.model as ModelSize;
   const shaderF16 = device.adapter?.shaderF16 ?? false;
-  const onProgress = (p: { loaded: number; total: number }) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total });
   try {
     const port = host.localEngine
       ? await host.localEngine({ size, shaderF16, onProgress, signal })
@@ -253,29 +260,114 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
   }
 }
 
+/**
+ * Chrome's built-in model (Prompt API) when this browser has it and the plan and options allow a local engine:
+ * in 'auto' only when Chrome already has the model ('available'); with mode 'local' also while Chrome downloads it
+ * (progress events). Null when it cannot be used, so the ladder goes on (WebLLM, then remote or extractive).
+ */
+async function builtInEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, onProgress: (p: { loaded: number; total: number }) => void, signal: AbortSignal, emit: Emit): Promise<Engine | null> {
+  const own = host.languageModel === undefined; // the page's own global, not a host's (a test's fake)
+  const api = host.languageModel === null ? null : host.languageModel ?? (globalThis as { LanguageModel?: unknown }).LanguageModel;
+  if (!api || config.mode === 'remote' || plan?.mode === 'remote' || host.localEngine) return null;
+  // Chrome logs a warning ("Unable to create a text session…") each time it is asked and has no model: in 'auto', a
+  // recent 'unavailable' of this browser is trusted instead of asking on every page view (as the WebGPU probe does).
+  if (own && config.mode !== 'local' && builtInUnavailableRecently()) return null;
+  // Ask Chrome first (Chrome without the model says 'unavailable'): the adapter's chunk loads only when it can run.
+  const availability = await (api as { availability(o: object): Promise<string> }).availability({ expectedOutputs: [{ type: 'text', languages: ['en', 'es', 'ja'] }] }).catch(() => 'unavailable');
+  if (availability === 'unavailable' && own) rememberBuiltInUnavailable();
+  if (availability === 'unavailable' || (availability !== 'available' && config.mode !== 'local')) return null;
+  try {
+    const { createPromptApiInference } = await import(/* webpackChunkName: "kit-chrome-ai" */ '../adapters/chrome-ai/create-prompt-api-inference.js');
+    const port = await createPromptApiInference({ api: api as never, allowDownload: config.mode === 'local', onProgress, signal });
+    emit('mode', { mode: 'local', model: port.model, reason: 'chrome_built_in' });
+    return { kind: 'local', port };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return null;
+  }
+}
+
+/** localStorage key of a recent 'unavailable' from Chrome's built-in model (per origin): `{ ua, at }`. */
+export const BUILT_IN_UNAVAILABLE_KEY = 'kit:chrome-ai-unavailable';
+/** How long that verdict is trusted in 'auto' (a Chrome update changes the user agent and asks again). */
+export const BUILT_IN_UNAVAILABLE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+function builtInUnavailableRecently(): boolean {
+  try {
+    const v = JSON.parse(localStorage.getItem(BUILT_IN_UNAVAILABLE_KEY) ?? 'null') as { ua?: unknown; at?: unknown } | null;
+    const age = Date.now() - Number(v?.at);
+    return !!v && v.ua === navigator.userAgent && age >= 0 && age < BUILT_IN_UNAVAILABLE_TTL_MS;
+  } catch {
+    return false; // no storage (sandboxed frame, blocked): ask each time
+  }
+}
+
+function rememberBuiltInUnavailable(): void {
+  try {
+    localStorage.setItem(BUILT_IN_UNAVAILABLE_KEY, JSON.stringify({ ua: navigator.userAgent, at: Date.now() }));
+  } catch {
+    /* storage full or blocked: nothing to remember */
+  }
+}
+
 /** The passages most likely to hold the answer, in rank order, within the character budget. */
 function selectSources(context: Context, question: string, planMaxChars: number | undefined): SourcePage[] {
   return selectPassages(context.retriever, question, { maxSources: MAX_SOURCES, maxChars: Math.min(MAX_SOURCE_CHARS, planMaxChars ?? Infinity) });
 }
 
+/** Longest passage text an answer's citation carries (the widget previews and highlights it). */
+const CITED_TEXT_CHARS = 600;
+
+/**
+ * Runs one answer. Markers are renumbered in order of first use, so `[n]` in the text is always `citations[n - 1]`
+ * (one numbering for the text, the Sources list and the API), whatever source numbers the engine cited.
+ */
 async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal; instructions: string | null }, onToken: (text: string) => void, refusal: string): Promise<Answer> {
   let text = '';
   let id: string | undefined;
   const citations: Citation[] = [];
+  const order: number[] = [];
+  let held = '';
   let refused = false;
+  const number = (index: number): number | null => {
+    const s = request.sources[index - 1];
+    if (!s) return null;
+    let n = order.indexOf(index);
+    if (n < 0) {
+      n = order.push(index) - 1;
+      citations.push({ url: s.url, title: s.title, text: s.text.slice(0, CITED_TEXT_CHARS) });
+    }
+    return n + 1;
+  };
+  const emit = (piece: string): void => {
+    // A marker split across pieces ("[" then "2]") is held back until it closes.
+    const all = held + piece;
+    const open = /\[\d{0,3}$/.exec(all);
+    held = open ? open[0] : '';
+    const ready = (open ? all.slice(0, open.index) : all).replace(/\[(\d{1,3})\]/g, (m, i: string) => {
+      const n = number(Number(i));
+      return n === null ? '' : `[${n}]`;
+    });
+    if (ready) {
+      text += ready;
+      onToken(ready);
+    }
+  };
   for await (const event of engine.port.answer(request) as AsyncIterable<{ type: string; text?: string; index?: number; message?: string; requestId?: string }>) {
     if (request.signal.aborted) break;
     if (event.type === 'start' && event.requestId) {
       id = event.requestId;
     } else if (event.type === 'delta' && event.text) {
-      text += event.text;
-      onToken(event.text);
+      emit(event.text);
     } else if (event.type === 'citation' && event.index) {
-      const s = request.sources[event.index - 1];
-      if (s && !citations.some((c) => c.url === s.url)) citations.push({ url: s.url, title: s.title });
+      number(event.index);
     } else if (event.type === 'refusal') {
       refused = true;
     }
+  }
+  if (held) {
+    text += held;
+    onToken(held);
   }
   if (request.signal.aborted) throw request.signal.reason ?? new KitError('network_error', 'Stopped.');
   const ids = id ? { id } : {};

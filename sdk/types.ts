@@ -2,7 +2,10 @@ import type { Citation } from '../core/sources.js';
 import type { ErrorCode } from '../core/errors/index.js';
 import type { ModelSize } from '../core/config/index.js';
 
-/** What `ask()` resolves to (CONTRACT §8). `model` is a WebLLM model id, the service's model, or 'extractive'. */
+/**
+ * What `ask()` resolves to (CONTRACT §8). `model` is a WebLLM model id, Chrome's built-in model ('chrome-built-in'),
+ * the service's model, or 'extractive'. Citation markers `[n]` in `text` refer to `citations[n - 1]`.
+ */
 export interface Answer {
   /** The answer's id, for `feedback()`: the service's request id (`req_…`) or, for answers made here, `msg_…`. */
   readonly id?: string;
@@ -52,6 +55,10 @@ export interface KitInstance {
    * only while the site owner logs questions. Rejects with a KitError (e.g. `rate_limited`, `network_error`).
    */
   feedback(messageId: string, rating: 'up' | 'down', options?: { comment?: string }): Promise<{ commentStored: boolean }>;
+  /** Forgets the thread (here and in the kept storage) and starts a new conversation; stops an answer under way. */
+  newConversation(): void;
+  /** The current conversation's id (`cnv_…`), sent with each question; kept with the thread (`persist`). */
+  readonly conversationId: string;
   destroy(): void;
 }
 

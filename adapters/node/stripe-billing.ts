@@ -119,6 +119,7 @@ export function createStripeBilling(options: StripeBillingOptions): BillingPort 
   }
 
   async function deleteCustomer(customerId: string): Promise<void> {
+    const { Stripe, stripe } = await client();
     try {
       // Stripe cancels every active subscription of a deleted customer immediately; invoices stay in Stripe's records.
       await stripe.customers.del(customerId);

@@ -5,11 +5,12 @@ import {
   MAX_PATTERN_LENGTH, MAX_PATTERNS, NO_REDACTION, PAGE_CONTEXT,
 } from './defaults.js';
 import { vetPattern } from './pattern-safety.js';
-import { MODEL_OPTIONS, MODES, type Callback, type ContextConfig, type KitConfig, type RedactConfig } from './types.js';
+import { MODEL_OPTIONS, MODES, PLACEMENTS, UI_LANGUAGE_OPTIONS, type Callback, type ContextConfig, type KitConfig, type RedactConfig } from './types.js';
 
 const KNOWN_OPTIONS = new Set([
   'apiKey', 'mode', 'model', 'context', 'redact', 'gpuBenchmark', 'groundingMinMatches', 'grounding', 'autoOpen',
   'refusalMessage', 'onReady', 'onError', 'onMessage', 'endpoint', 'strings',
+  'placement', 'target', 'sidebar', 'persist', 'language', 'shortcut',
 ]);
 const CONTEXT_KEYS = new Set(['urls', 'sitemap', 'maxPages', 'maxCharsPerPage', 'maxCorpusChars', 'fetchTimeoutMs', 'concurrency', 'sameOriginOnly', 'credentials']);
 const REDACT_KEYS = new Set(['secrets', 'pii', 'patterns', 'replacement', 'allow']);
@@ -49,8 +50,32 @@ export function normalizeConfig(input: unknown): NormalizedConfig {
     onMessage: callback('onMessage', input.onMessage),
     endpoint: normalizeEndpoint(input.endpoint),
     strings: normalizeStrings(input.strings),
+    placement: input.placement === undefined ? null : oneOf('placement', input.placement, PLACEMENTS, 'launcher'),
+    target: normalizeTarget(input.target, input.placement),
+    sidebar: oneOf('sidebar', input.sidebar, ['overlay', 'push'] as const, 'overlay'),
+    persist: oneOf('persist', input.persist, ['session', 'local', 'none'] as const, 'session'),
+    language: input.language === undefined ? null : oneOf('language', input.language, UI_LANGUAGE_OPTIONS, 'auto'),
+    shortcut: normalizeShortcut(input.shortcut),
   };
   return { config: Object.freeze(config), warnings };
+}
+
+/** `target`: a CSS selector or an element (duck-typed: core has no DOM); required with placement 'inline'. */
+function normalizeTarget(value: unknown, placement: unknown): string | object | null {
+  if (value === undefined || value === null) {
+    if (placement === 'inline') throw invalid('target', "the element (or a CSS selector of it) to mount into with placement 'inline'", value);
+    return null;
+  }
+  if (typeof value === 'string' && value.trim()) return value.trim();
+  if (typeof value === 'object' && (value as { nodeType?: unknown }).nodeType === 1) return value;
+  throw invalid('target', 'an element or a CSS selector such as "#help"', value);
+}
+
+/** `shortcut`: false/undefined for none, or a combination such as 'mod+k' or '/'. */
+function normalizeShortcut(value: unknown): string | null {
+  if (value === undefined || value === false || value === null) return null;
+  if (typeof value === 'string' && /^((ctrl|control|alt|option|shift|meta|cmd|mod)\+)*([^+\s]|[a-z0-9]{2,12})$/i.test(value.trim())) return value.trim();
+  throw invalid('shortcut', "a key combination such as 'mod+k' or '/', or false", value);
 }
 
 function normalizeApiKey(value: unknown): string {

@@ -57,4 +57,21 @@ export interface KitConfig {
   readonly endpoint: string | null;
   /** Overrides of the widget's UI strings (Kit extension of the spec, for localisation). */
   readonly strings: Readonly<Record<string, string>>;
+  /** Where the widget shows; null: the owner's setting from /config, else 'launcher'. */
+  readonly placement: Placement | null;
+  /** The element (or its CSS selector) an inline widget mounts into; an element is passed through untouched. */
+  readonly target: string | object | null;
+  /** The side panel covers the page or pushes it aside. */
+  readonly sidebar: 'overlay' | 'push';
+  /** Where the thread survives reloads and navigation: this tab ('session'), this browser ('local') or nowhere. */
+  readonly persist: 'session' | 'local' | 'none';
+  /** UI language; null: the owner's setting, else the page's `lang`. */
+  readonly language: UiLanguageOption | null;
+  /** A key combination that opens the widget; null (default) for none. */
+  readonly shortcut: string | null;
 }
+
+export type Placement = 'launcher' | 'sidebar' | 'inline';
+export const PLACEMENTS: readonly Placement[] = ['launcher', 'sidebar', 'inline'];
+export type UiLanguageOption = 'auto' | 'en' | 'de' | 'fr' | 'es' | 'pt' | 'it' | 'nl';
+export const UI_LANGUAGE_OPTIONS: readonly UiLanguageOption[] = ['auto', 'en', 'de', 'fr', 'es', 'pt', 'it', 'nl'];

@@ -1,5 +1,6 @@
 /**
- * Saves docs/widget-light.png and docs/widget-dark.png: the open widget on a sample page, mid-conversation.
+ * Saves docs/widget-{light,dark,sidebar,inline,phone}.png: the open widget on a sample page, mid-conversation (a
+ * table, citations, a passage preview on hover), in each placement and on a phone.
  * Run: npx tsx scripts/screenshots/widget.ts
  */
 import { build } from 'esbuild';
@@ -24,7 +25,20 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <div class="plan"><h2>Enterprise</h2><p>Custom pricing, SSO and a 99.9% uptime SLA.</p></div>
 </main></body></html>`;
 
-const ANSWER = 'The **Pro** plan costs `20 €` per user per month:\n\n- billed monthly\n- cancel any time\n\nStarter is free for up to 3 users.';
+const ANSWER = 'The **Pro** plan costs `20 €` per user per month [1]:\n\n| Plan | Price | Users |\n|---|---|---|\n| Starter | free | up to 3 |\n| Pro | 20 € / user / month | unlimited |\n\n- billed monthly, cancel any time [2]\n- *Enterprise* pricing is custom [1]';
+const CITATIONS = [
+  { url: 'https://acme.example/pricing', title: 'Pricing — Acme Cloud', text: 'Pro: 20 euros per user per month, billed monthly. Cancel any time.' },
+  { url: 'https://acme.example/billing/faq', title: 'Billing FAQ', text: 'You can cancel any time; the plan stays active until the end of the month.' },
+];
+
+/** The shots: [file, viewport, widget options, what the page gets]. */
+const SHOTS = [
+  ['widget-light', { width: 1100, height: 760 }, 'light', { placement: 'launcher' }],
+  ['widget-dark', { width: 1100, height: 760 }, 'dark', { placement: 'launcher' }],
+  ['widget-sidebar', { width: 1200, height: 700 }, 'light', { placement: 'sidebar', sidebar: 'push' }],
+  ['widget-inline', { width: 1000, height: 1320 }, 'light', { placement: 'inline' }],
+  ['widget-phone', { width: 390, height: 760 }, 'light', { placement: 'launcher' }],
+] as const;
 
 async function main(): Promise<void> {
   const bundle = await build({
@@ -32,30 +46,31 @@ async function main(): Promise<void> {
   });
   const browser = await launchChromium();
   try {
-    // KIT_SHOT_WIDTH=320 previews the small-screen sheet (written to .tmp/, not docs/).
-    const width = Number(process.env.KIT_SHOT_WIDTH ?? 1100);
-    for (const scheme of ['light', 'dark'] as const) {
-      const page = await newTestPage(browser, { viewport: { width, height: 760 }, colorScheme: scheme });
-      await page.setContent(PAGE);
-      await page.addScriptTag({ content: bundle.outputFiles[0].text });
-      await page.evaluate((answer) => {
+    for (const [name, viewport, scheme, options] of SHOTS) {
+      const page = await newTestPage(browser, { viewport, colorScheme: scheme });
+      await page.setContent(PAGE.replace('</main>', options.placement === 'inline' ? '<h2>Ask our docs</h2><div id="help"></div></main>' : '</main>'));
+      await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+      await page.evaluate(({ answer, citations, options }) => {
         const { createWidget } = (window as unknown as { KitWidget: typeof WidgetModule }).KitWidget;
-        const widget = createWidget({ autoOpen: true, onAsk() {}, onStop() {} });
+        const target = document.getElementById('help') ?? undefined;
+        const widget = createWidget({ ...options, ...(target ? { target } : {}), autoOpen: true, onAsk() {}, onStop() {} } as Parameters<typeof createWidget>[0]);
+        widget.setWelcome('Hi! Ask me about plans and billing.', ['How much is Pro?', 'Can I cancel any time?']);
+        widget.setNotice('');
         widget.showUserMessage('How much does the Pro plan cost?');
         const view = widget.startAnswer();
         view.append(answer);
-        view.setCitations([
-          { url: 'https://acme.example/pricing', title: 'Pricing — Acme Cloud' },
-          { url: 'https://acme.example/billing/faq', title: 'Billing FAQ' },
-        ]);
+        view.setCitations(citations);
         view.done();
         widget.showUserMessage('Is there an uptime guarantee?');
         widget.startAnswer().append('Enterprise includes a 99.9% uptime');
-      }, ANSWER);
+      }, { answer: ANSWER, citations: CITATIONS, options });
+      // Let the lazy pieces (rich markdown) arrive and render.
+      await page.waitForTimeout(300);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.locator('kit-widget textarea').blur();
-      const path = width === 1100 ? `docs/widget-${scheme}.png` : `.tmp/widget-${scheme}-${width}.png`;
-      await page.screenshot({ path: root(path), animations: 'disabled' });
+      if (name === 'widget-light') await page.locator('kit-widget a.ci').first().hover();
+      await page.waitForTimeout(100);
+      await page.screenshot({ path: root(`docs/${name}.png`), animations: 'disabled' });
       await page.close();
     }
   } finally {

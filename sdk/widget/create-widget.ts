@@ -1,47 +1,43 @@
-import { renderMarkdown } from './markdown.js';
-import { safeHttpUrl } from './safe-url.js';
+import { createAnswerView, type AnswerView, type WidgetCitation } from './answer-view.js';
+import { setLoggingNotice } from './logging-notice.js';
+import { addStyles, applyTheme, createShell, type Shell, type WidgetTheme } from './shell.js';
 import { WIDGET_CSS } from './styles.js';
 import { resolveStrings, type WidgetStrings } from './strings.js';
-import { FEEDBACK_CSS, mountFeedbackButtons, type RateAnswer } from './feedback-buttons.js';
-import { LOGGING_NOTICE_CSS, setLoggingNotice } from './logging-notice.js';
+
+export type { AnswerView, WidgetCitation };
+
+/** Where the assistant shows: a floating launcher with a panel, a side panel, or inline in a host element. */
+export type Placement = 'launcher' | 'sidebar' | 'inline';
 
 /** Options of `createWidget`; the SDK's composition root supplies the callbacks. */
 export interface WidgetOptions {
-  /** UI string overrides (unknown keys and empty values are ignored). */
+  /** UI string overrides (unknown keys and empty values are ignored); `setStrings` replaces them all later. */
   strings?: Readonly<Partial<WidgetStrings>> | Readonly<Record<string, string>>;
   /** Open the panel as soon as the widget is created. Default false. */
   autoOpen?: boolean;
-  /** The visitor submitted a non-empty question (trimmed). Not called while busy. */
+  /** Default 'launcher'. 'inline' mounts into `target` and is always open. */
+  placement?: Placement;
+  /** The side panel covers the page ('overlay', default) or pushes it aside ('push'). */
+  sidebar?: 'overlay' | 'push';
+  /** The element an inline widget mounts into (required for 'inline'). */
+  target?: HTMLElement;
+  /** A key combination that opens the panel, e.g. 'mod+k' or '/'; null (default) for none. */
+  shortcut?: string | null;
+  /** The visitor submitted a non-empty question (trimmed), typed or a starter question. Not called while busy. */
   onAsk(question: string): void;
   /** The visitor pressed Stop while busy. */
   onStop(): void;
   /** The panel opened or closed, whatever the cause (launcher, Escape, backdrop, open()/close()); not on destroy(). */
   onOpenChange?(open: boolean): void;
-  /** Element the widget's host is appended to. Default `document.body`. */
+  /** The visitor pressed "New conversation" (the widget has cleared its thread already). */
+  onNewConversation?(): void;
+  /** Element the widget's host is appended to (launcher, sidebar). Default `document.body`. */
   mount?: HTMLElement;
+  /** The host and launcher the SDK's entry already shows (the panel is built into them); default: new ones. */
+  shell?: Shell;
 }
 
-/** A source shown under an answer; only http(s) URLs become links. */
-export interface WidgetCitation {
-  url: string;
-  title?: string;
-}
-
-/** One assistant answer being streamed into the conversation. Calls after it ended (or after destroy) are ignored. */
-export interface AnswerView {
-  /** Adds streamed text; rendered as the safe markdown subset, at most once per animation frame. */
-  append(text: string): void;
-  /** Replaces the answer's source list. */
-  setCitations(citations: readonly WidgetCitation[]): void;
-  /** Ends the answer as a refusal: shows `message` (plain text) in the refusal style. */
-  refuse(message: string): void;
-  /** Ends the answer as failed: keeps any text so far and adds `message` as an error. */
-  fail(message: string): void;
-  /** Ends the answer normally. */
-  done(): void;
-  /** Thumbs under the answer (owner-loop, issue 13): `rate` is the SDK instance's feedback for this answer. */
-  offerFeedback?(rate: RateAnswer, options: { allowComment: boolean }): void;
-}
+export type { WidgetTheme };
 
 /** The widget controller. */
 export interface Widget {
@@ -60,27 +56,40 @@ export interface Widget {
   startAnswer(): AnswerView;
   /** Adds an error that belongs to no answer (e.g. the assistant could not start). */
   showError(message: string): void;
-  /** The notice shown while the site owner logs questions (issue 13); null removes it. */
-  setNotice?(text: string | null): void;
+  /** The notice shown while the site owner logs questions (issue 13): '' for the `loggingNotice` string, null removes it. */
+  setNotice(text: string | null): void;
+  /** The strings in use (after `setStrings`). */
+  strings(): Readonly<WidgetStrings>;
+  /** Replaces every UI string (language switch, the title following the context). */
+  setStrings(strings: Readonly<WidgetStrings>): void;
+  /** The empty conversation's greeting (null: the `intro` string) and starter questions. */
+  setWelcome(greeting: string | null, starters: readonly string[]): void;
+  /** Empties the thread (back to the greeting). */
+  clear(): void;
+  setTheme(theme: WidgetTheme): void;
 }
 
-const HOST_TAG = 'kit-widget';
-const FOCUSABLE = 'a[href],button,textarea';
+const FOCUSABLE = 'a[href],button,textarea,input';
 /** Scroll distance from the bottom (px) within which new text keeps the conversation pinned to the end. */
 const STICK_PX = 48;
-const ICON_CHAT = 'M21 11.5a8.4 8.4 0 0 1-.9 3.8 8.5 8.5 0 0 1-7.6 4.7 8.4 8.4 0 0 1-3.8-.9L3 21l1.9-5.7a8.4 8.4 0 0 1-.9-3.8 8.5 8.5 0 0 1 4.7-7.6 8.4 8.4 0 0 1 3.8-.9h.5a8.5 8.5 0 0 1 8 8z';
+/** Screens where the panel takes the whole viewport and is modal. */
+const SMALL_SCREEN = '(max-width: 480px), (max-height: 500px)';
 const ICON_CLOSE = 'M18 6 6 18M6 6l12 12';
 const ICON_SEND = 'M12 19V5m-7 7 7-7 7 7';
+const ICON_NEW = 'M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z';
 
 /**
- * Builds the launcher and the chat dialog inside an open shadow root on a `<kit-widget>` host (see docs/widget.md).
- * The panel is a native modal `<dialog>`: the top layer keeps it above any page z-index, and the page behind it is
- * inert while it is open.
+ * Builds the widget inside an open shadow root on a `<kit-widget>` host (see docs/widget.md). The panel is a
+ * non-modal `<dialog>` (the page stays usable while the visitor asks about it); on small screens it fills the
+ * viewport and is modal. Inline, it is a region inside the host element, always open.
  */
 export function createWidget(options: WidgetOptions): Widget {
-  const mount = options.mount ?? document.body;
+  const placement: Placement = options.placement === 'inline' && options.target ? 'inline' : options.placement === 'sidebar' ? 'sidebar' : 'launcher';
+  const inline = placement === 'inline';
+  const mount = inline ? options.target! : options.mount ?? document.body;
   const doc = mount.ownerDocument;
-  const t = resolveStrings(options.strings);
+  const win = doc.defaultView ?? window;
+  let t = resolveStrings(options.strings);
   const listeners = new AbortController();
   const on = <E extends Event>(target: EventTarget, type: string, fn: (e: E) => void): void =>
     target.addEventListener(type, fn as EventListener, { signal: listeners.signal });
@@ -90,106 +99,189 @@ export function createWidget(options: WidgetOptions): Widget {
     if (text !== undefined) node.textContent = text;
     return node;
   };
-  const icon = (parent: Node, d: string): void => {
-    const svg = parent.appendChild(doc.createElementNS('http://www.w3.org/2000/svg', 'svg'));
-    svg.setAttribute('viewBox', '0 0 24 24');
-    svg.setAttribute('aria-hidden', 'true');
-    svg.appendChild(doc.createElementNS('http://www.w3.org/2000/svg', 'path')).setAttribute('d', d);
+  const button = (parent: Node, cls: string, d?: string): HTMLButtonElement => {
+    const b = el('button', parent, cls);
+    b.type = 'button';
+    if (d) {
+      const svg = b.appendChild(doc.createElementNS('http://www.w3.org/2000/svg', 'svg'));
+      svg.setAttribute('viewBox', '0 0 24 24');
+      svg.setAttribute('aria-hidden', 'true');
+      svg.appendChild(doc.createElementNS('http://www.w3.org/2000/svg', 'path')).setAttribute('d', d);
+    }
+    return b;
+  };
+  /** Elements whose text or attribute follows the strings: [element, attribute or '' for text, key]. */
+  const labels: [HTMLElement, string, keyof WidgetStrings][] = [];
+  const label = <T extends HTMLElement>(node: T, attrs: string[], key: keyof WidgetStrings): T => {
+    for (const attr of attrs) labels.push([node, attr, key]);
+    return node;
+  };
+  const applyLabels = (): void => {
+    for (const [node, attr, key] of labels) {
+      if (attr) node.setAttribute(attr, t[key]);
+      else node.textContent = t[key];
+    }
   };
 
-  const host = doc.createElement(HOST_TAG);
-  // Open, not closed: a closed root protects nothing from a script in the same page (it can patch attachShadow),
-  // while an open one lets assistive and test tooling reach the widget. Style isolation is the same in both modes.
-  const root = host.attachShadow({ mode: 'open' });
-  adoptStyles(root, doc);
+  const shell = options.shell ?? createShell(mount, inline, t.launcher);
+  shell.early.abort(); // the entry's own listeners (load on intent) end: the panel handles the launcher now
+  const { host, root } = shell;
+  host.dataset.p = placement;
+  addStyles(root, WIDGET_CSS);
+  const launcher = shell.launcher;
+  if (launcher) {
+    label(launcher, ['aria-label', 'title'], 'launcher');
+    launcher.setAttribute('aria-controls', 'kit-panel');
+  }
+  // Inline: a labelled region in the page's flow. Otherwise a dialog; its heading row is a <div>, not a <header>,
+  // which would be a second `banner` landmark beside the page's own.
+  const panel = el(inline ? 'section' : 'dialog', root, 'panel');
+  panel.id = 'kit-panel';
+  panel.setAttribute('aria-labelledby', 'kit-title');
+  const head = el('div', panel, 'hd');
+  label(el('h2', head), [''], 'title').id = 'kit-title';
+  const newButton = label(button(head, 'x new', ICON_NEW), ['aria-label', 'title'], 'newConversation');
+  newButton.hidden = true;
+  const closeButton = inline ? null : label(button(head, 'x close', ICON_CLOSE), ['aria-label', 'title'], 'close');
 
-  const launcher = el('button', root, 'launcher');
-  launcher.type = 'button';
-  launcher.setAttribute('aria-label', t.launcher);
-  launcher.title = t.launcher;
-  launcher.setAttribute('aria-haspopup', 'dialog');
-  launcher.setAttribute('aria-expanded', 'false');
-  launcher.setAttribute('aria-controls', 'kit-dialog');
-  icon(launcher, ICON_CHAT);
-
-  const dialog = el('dialog', root);
-  dialog.id = 'kit-dialog';
-  dialog.setAttribute('aria-modal', 'true');
-  dialog.setAttribute('aria-labelledby', 'kit-title');
-  const header = el('header', dialog);
-  el('h2', header, '', t.title).id = 'kit-title';
-  const closeButton = el('button', header, 'x');
-  closeButton.type = 'button';
-  closeButton.setAttribute('aria-label', t.close);
-  icon(closeButton, ICON_CLOSE);
-
-  const status = el('p', dialog, 'st');
+  const status = el('p', panel, 'st');
   status.setAttribute('role', 'status');
-  const bar = el('div', dialog, 'bar');
+  const bar = el('div', panel, 'bar');
   bar.hidden = true;
   bar.setAttribute('aria-hidden', 'true');
   const barFill = el('i', bar);
 
-  const log = el('div', dialog, 'log');
+  const log = el('div', panel, 'log');
   log.setAttribute('role', 'log');
   log.setAttribute('aria-live', 'polite');
   log.setAttribute('aria-labelledby', 'kit-title');
-  el('p', log, 'intro', t.intro);
+  const welcome = el('div', log, 'welcome');
+  const intro = el('p', welcome, 'intro');
+  const starters = el('div', welcome, 'starters');
+  let greeting: string | null = null;
 
-  const composer = el('div', dialog, 'composer');
-  const stopButton = el('button', composer, 'stop', t.stop);
+  const composer = el('div', panel, 'composer');
+  const stopButton = label(el('button', composer, 'stop'), [''], 'stop');
   stopButton.type = 'button';
   stopButton.hidden = true;
   const row = el('div', composer, 'row');
-  const input = el('textarea', row);
+  const input = label(el('textarea', row), ['aria-label'], 'inputLabel');
+  label(input, ['placeholder'], 'placeholder');
   input.rows = 1;
   input.dir = 'auto';
-  input.placeholder = t.placeholder;
-  input.setAttribute('aria-label', t.inputLabel);
-  const sendButton = el('button', row, 'send');
-  sendButton.type = 'button';
-  sendButton.setAttribute('aria-label', t.send);
-  sendButton.title = t.send;
-  icon(sendButton, ICON_SEND);
+  const sendButton = label(button(row, 'send', ICON_SEND), ['aria-label', 'title'], 'send');
 
   let destroyed = false;
-  let shown = false;
+  let shown = inline;
+  let modal = false;
   let busy = false;
   let returnFocus: HTMLElement | null = null;
   let current: (AnswerView & { end(): void }) | null = null;
   let notice: HTMLElement | null = null;
+  let noticeText: string | null = null;
+  let pushed: string | null = null;
   const frames = new Set<number>();
+  const cited = new WeakMap<Element, readonly WidgetCitation[]>();
 
-  const submit = (): void => {
-    const question = input.value.trim();
+  const renderWelcome = (starterList: readonly string[]): void => {
+    intro.textContent = greeting ?? t.intro;
+    starters.replaceChildren();
+    if (!starterList.length) return;
+    const list = el('ul', starters);
+    list.setAttribute('aria-label', t.suggestions);
+    for (const q of starterList) el('button', el('li', list), 'sq', q).type = 'button';
+  };
+  let starterList: readonly string[] = [];
+  const hasThread = (): boolean => log.childElementCount > 1;
+  const syncEmpty = (): void => {
+    welcome.hidden = hasThread();
+    newButton.hidden = !hasThread();
+  };
+  /** Sends the typed question, or `starter` (what the visitor typed stays in the field then). */
+  const submit = (starter?: string): void => {
+    const question = (starter ?? input.value).trim();
     if (busy || destroyed || !question) return;
-    input.value = '';
+    if (starter === undefined) input.value = '';
     options.onAsk(question);
   };
+  const unpush = (): void => {
+    if (pushed === null) return;
+    doc.documentElement.style.setProperty('margin-inline-end', pushed);
+    if (!pushed) doc.documentElement.style.removeProperty('margin-inline-end');
+    pushed = null;
+  };
   const afterClose = (): void => {
-    if (!shown) return;
+    if (!shown || inline) return;
     shown = false;
-    launcher.setAttribute('aria-expanded', 'false');
+    modal = false;
+    unpush();
+    hideTip();
+    launcher?.setAttribute('aria-expanded', 'false');
     const target = returnFocus?.isConnected ? returnFocus : launcher;
     returnFocus = null;
-    target.focus();
+    target?.focus();
     options.onOpenChange?.(false);
   };
   const isPinned = (): boolean => log.scrollHeight - log.scrollTop - log.clientHeight < STICK_PX;
   /** A conversation entry: a screen-reader-only speaker prefix, then a `dir=auto` body so RTL text reads right. */
-  const addMessage = (cls: string, who: string, text?: string): { msg: HTMLDivElement; body: HTMLDivElement } => {
+  const addMessage = (cls: string, who: keyof WidgetStrings, text?: string): { msg: HTMLDivElement; body: HTMLDivElement } => {
     const msg = el('div', log, 'msg ' + cls);
-    el('span', msg, 'sr', who + ' ');
+    el('span', msg, 'sr', t[who] + ' ');
     const body = el('div', msg, 'b', text);
     body.dir = 'auto';
+    syncEmpty();
     return { msg, body };
   };
   const reveal = (pinned: boolean): void => {
     if (pinned) log.scrollTop = log.scrollHeight;
   };
+  const citationOf = (node: Element): WidgetCitation | undefined => {
+    const msg = node.closest('.msg');
+    return msg ? cited.get(msg)?.[Number((node as HTMLElement).dataset.n) - 1] : undefined;
+  };
+  let preview: typeof import('./preview.js') | null = null;
+  function hideTip(): void {
+    preview?.hidePreview(root);
+  }
+  const showTip = (anchor: HTMLElement): void => {
+    const c = citationOf(anchor);
+    if (!c?.text) return;
+    // The passage preview is a lazy chunk, loaded by the first hover or focus on a citation.
+    void import(/* webpackChunkName: "kit-preview" */ './preview.js').then((m) => {
+      preview = m;
+      if (!destroyed && anchor.isConnected && (anchor.matches(':hover') || root.activeElement === anchor)) m.showPreview(root, anchor, c);
+    });
+  };
+  const samePage = (url: string): boolean => {
+    try {
+      const a = new URL(url, doc.baseURI);
+      const b = new URL(doc.URL);
+      a.hash = b.hash = '';
+      return a.href === b.href;
+    } catch {
+      return false;
+    }
+  };
+  const copy = (text: string, target: HTMLElement): void => {
+    const done = (): void => {
+      const before = target.textContent;
+      target.textContent = t.copied;
+      status.textContent = t.copied;
+      setTimeout(() => {
+        if (destroyed) return;
+        target.textContent = before;
+        if (status.textContent === t.copied) status.textContent = '';
+      }, 1500);
+    };
+    win.navigator.clipboard?.writeText(text).then(done, () => undefined);
+  };
 
-  on(launcher, 'click', () => (shown ? widget.close() : widget.open()));
-  on(closeButton, 'click', () => widget.close());
+  if (launcher) on(launcher, 'click', () => (shown ? widget.close() : widget.open()));
+  if (closeButton) on(closeButton, 'click', () => widget.close());
+  on(newButton, 'click', () => {
+    widget.clear();
+    options.onNewConversation?.();
+  });
   on(stopButton, 'click', () => {
     if (busy && !destroyed) options.onStop();
   });
@@ -204,51 +296,150 @@ export function createWidget(options: WidgetOptions): Widget {
       submit();
     }
   });
-  // Escape fires `cancel` and then `close` natively; `close` also covers every other way the dialog can close.
-  on(dialog, 'close', afterClose);
-  on<MouseEvent>(dialog, 'click', (e) => {
-    // A click on the ::backdrop is dispatched to the dialog itself, with coordinates outside its box.
-    if (e.target !== dialog) return;
-    const r = dialog.getBoundingClientRect();
-    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) widget.close();
+  on<MouseEvent>(log, 'click', (e) => {
+    const target = e.target as HTMLElement;
+    const starter = target.closest<HTMLButtonElement>('.sq');
+    if (starter) return submit(starter.textContent ?? '');
+    const copyButton = target.closest<HTMLElement>('[data-copy]');
+    if (copyButton) {
+      const source = copyButton.dataset.copy === 'code' ? copyButton.parentElement?.querySelector('code') : copyButton.closest('.msg')?.querySelector('.b');
+      return copy((source as HTMLElement | null)?.innerText ?? '', copyButton);
+    }
+    const link = target.closest<HTMLElement>('[data-n]');
+    const c = link && citationOf(link);
+    if (!c || !samePage(c.url) || !c.text) return;
+    // The cited passage is on this page: scroll to it and highlight it here rather than opening the page again.
+    e.preventDefault();
+    hideTip();
+    if (modal) widget.close();
+    void import(/* webpackChunkName: "kit-highlight" */ './highlight.js').then((m) => {
+      if (!destroyed) m.highlightPassage(doc, c.text!, root, addCss);
+    });
   });
-  on<KeyboardEvent>(dialog, 'keydown', (e) => {
-    // The page is inert behind a modal dialog, but Tab would still leave it for the browser's own UI; wrap instead.
-    if (e.key !== 'Tab') return;
-    const items = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+  const overCitation = (e: Event): void => {
+    const a = (e.target as HTMLElement).closest?.<HTMLElement>('[data-n]');
+    if (a) showTip(a);
+  };
+  on(log, 'mouseover', overCitation);
+  on(log, 'focusin', overCitation);
+  on<MouseEvent>(log, 'mouseout', (e) => {
+    if (!(e.relatedTarget as Element | null)?.closest?.('[data-n]')) hideTip();
+  });
+  on(log, 'focusout', hideTip);
+  on(log, 'scroll', hideTip);
+  // Escape hides a preview first, then closes the panel (a non-modal dialog gets no native `cancel`).
+  on<KeyboardEvent>(panel, 'keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      if (preview?.hidePreview(root)) return;
+      if (!inline) widget.close();
+      return;
+    }
+    // A modal panel makes the page inert, but Tab would still leave it for the browser's own UI; wrap instead.
+    if (e.key !== 'Tab' || !modal) return;
+    const items = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
       (n) => !(n as HTMLButtonElement).disabled && n.getClientRects().length > 0,
     );
     if (!items.length) return;
-    const first = items[0];
-    const last = items[items.length - 1];
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
     const active = root.activeElement;
     if (e.shiftKey ? active === first || !items.includes(active as HTMLElement) : active === last) {
       e.preventDefault();
       (e.shiftKey ? last : first).focus();
     }
   });
+  // `close` is queued: a panel opened again before it fires is open, and stays so.
+  on(panel, 'close', () => {
+    if (!(panel as HTMLDialogElement).open) afterClose();
+  });
+  on<MouseEvent>(panel, 'click', (e) => {
+    // A click on a modal dialog's ::backdrop is dispatched to the dialog itself, with coordinates outside its box.
+    if (e.target !== panel || !modal) return;
+    const r = panel.getBoundingClientRect();
+    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) widget.close();
+  });
+  if (options.shortcut) {
+    // Off by default; its parser is a lazy chunk so pages without a shortcut never load it.
+    void import(/* webpackChunkName: "kit-shortcut" */ './shortcut.js').then(({ parseShortcut }) => {
+      const shortcut = parseShortcut(options.shortcut);
+      if (!shortcut || destroyed) return;
+      on<KeyboardEvent>(doc, 'keydown', (e) => {
+        if (!shortcut.matches(e)) return;
+        e.preventDefault();
+        if (shown && root.activeElement && !inline) widget.close();
+        else if (shown) input.focus();
+        else widget.open();
+      });
+      (launcher ?? input).setAttribute('aria-keyshortcuts', shortcut.aria);
+    });
+  }
+
+  const sheets = new Set<string>();
+  /** Adds a lazy chunk's styles once. */
+  function addCss(css: string): void {
+    if (sheets.has(css)) return;
+    sheets.add(css);
+    addStyles(root, css);
+  }
+  const answerHost = {
+    doc,
+    addCss,
+    strings: () => t,
+    pinned: isPinned,
+    reveal,
+    frame(fn: () => void) {
+      const id = requestAnimationFrame(() => {
+        frames.delete(id);
+        fn();
+      });
+      frames.add(id);
+      return () => {
+        cancelAnimationFrame(id);
+        frames.delete(id);
+      };
+    },
+    ended(view: AnswerView) {
+      log.setAttribute('aria-busy', 'false');
+      if (current === view) current = null;
+      widget.setBusy(false);
+      syncEmpty();
+    },
+    destroyed: () => destroyed,
+  };
 
   const widget: Widget = {
     open() {
       if (destroyed || shown) return;
       const active = root.activeElement ?? doc.activeElement;
       returnFocus = active instanceof HTMLElement && active !== doc.body ? active : null;
+      const dialog = panel as HTMLDialogElement;
+      modal = win.matchMedia?.(SMALL_SCREEN).matches ?? false;
       try {
-        dialog.showModal();
+        if (modal) dialog.showModal();
+        else dialog.show();
       } catch {
-        dialog.show(); // not in a document yet, or a foreign modal blocks: fall back to a non-modal panel
+        modal = false;
+        dialog.show(); // not in a document yet, or a foreign modal blocks: a non-modal panel still works
+      }
+      if (modal) dialog.setAttribute('aria-modal', 'true');
+      else dialog.removeAttribute('aria-modal');
+      if (placement === 'sidebar' && options.sidebar === 'push' && !modal) {
+        pushed = doc.documentElement.style.getPropertyValue('margin-inline-end');
+        doc.documentElement.style.setProperty('margin-inline-end', `${panel.getBoundingClientRect().width}px`);
       }
       shown = true;
-      launcher.setAttribute('aria-expanded', 'true');
+      launcher?.setAttribute('aria-expanded', 'true');
       input.focus();
       options.onOpenChange?.(true);
     },
     close() {
-      if (destroyed || !shown) return;
-      dialog.close();
+      if (destroyed || !shown || inline) return;
+      (panel as HTMLDialogElement).close();
       afterClose();
     },
     isOpen: () => shown,
+    strings: () => t,
     destroy() {
       if (destroyed) return;
       current?.end();
@@ -256,8 +447,9 @@ export function createWidget(options: WidgetOptions): Widget {
       listeners.abort();
       for (const id of frames) cancelAnimationFrame(id);
       frames.clear();
-      if (dialog.open) dialog.close();
-      const target = shown && returnFocus?.isConnected && !root.contains(returnFocus) ? returnFocus : null;
+      unpush();
+      if (!inline && (panel as HTMLDialogElement).open) (panel as HTMLDialogElement).close();
+      const target = shown && !inline && returnFocus?.isConnected && !root.contains(returnFocus) ? returnFocus : null;
       shown = false;
       host.remove();
       target?.focus();
@@ -266,6 +458,7 @@ export function createWidget(options: WidgetOptions): Widget {
       if (destroyed) return;
       busy = value;
       sendButton.disabled = value;
+      for (const b of starters.querySelectorAll('button')) b.disabled = value;
       const stopHadFocus = root.activeElement === stopButton;
       stopButton.hidden = !value;
       if (stopHadFocus && !value) input.focus();
@@ -279,130 +472,67 @@ export function createWidget(options: WidgetOptions): Widget {
     },
     showUserMessage(text) {
       if (destroyed) return;
-      addMessage('me', t.you, String(text));
+      addMessage('me', 'you', String(text));
       reveal(true); // the visitor's own question always scrolls into view
     },
     setNotice(text) {
       if (destroyed) return;
-      notice = setLoggingNotice(dialog, composer, text, notice);
+      noticeText = text;
+      notice = setLoggingNotice(panel, composer, text === '' ? t.loggingNotice : text, notice);
+    },
+    setStrings(strings) {
+      if (destroyed) return;
+      t = { ...strings };
+      applyLabels();
+      renderWelcome(starterList);
+      if (noticeText === '') widget.setNotice('');
+    },
+    setWelcome(text, list) {
+      if (destroyed) return;
+      greeting = text?.trim() || null;
+      starterList = (Array.isArray(list) ? list : []).filter((q): q is string => typeof q === 'string' && q.trim() !== '').slice(0, 6);
+      renderWelcome(starterList);
+    },
+    clear() {
+      if (destroyed) return;
+      current?.end();
+      hideTip();
+      while (log.lastChild && log.lastChild !== welcome) log.lastChild.remove();
+      syncEmpty();
+      input.focus();
+    },
+    setTheme(theme) {
+      if (!destroyed) applyTheme(host, theme);
     },
     showError(message) {
       if (destroyed) return;
       const pinned = isPinned();
-      addMessage('err', t.assistant, String(message));
+      addMessage('err', 'assistant', String(message));
       reveal(pinned);
     },
     startAnswer() {
       if (destroyed) return inertAnswer;
       current?.end();
       widget.setBusy(true);
-      const { msg, body } = addMessage('bot live', t.assistant);
-      let sources: HTMLElement | null = null;
-      let text = '';
-      let frame = 0;
-      let ended = false;
+      const { msg, body } = addMessage('bot live', 'assistant');
       log.setAttribute('aria-busy', 'true');
       reveal(true);
-
-      const render = (): void => {
-        frames.delete(frame);
-        frame = 0;
-        const pinned = isPinned();
-        body.replaceChildren(renderMarkdown(text, doc));
-        reveal(pinned);
-      };
-      const view = {
-        append(piece: string) {
-          if (ended || destroyed) return;
-          text += String(piece);
-          if (!frame) frames.add((frame = requestAnimationFrame(render)));
-        },
-        setCitations(citations: readonly WidgetCitation[]) {
-          if (destroyed) return;
-          const pinned = isPinned();
-          sources?.remove();
-          sources = null;
-          const seen = new Set<string>();
-          for (const c of Array.isArray(citations) ? citations : []) {
-            const href = safeHttpUrl(c?.url, doc.baseURI);
-            const key = href ?? String(c?.url);
-            if (seen.has(key)) continue;
-            seen.add(key);
-            if (!sources) {
-              sources = el('div', msg, 'src');
-              el('p', sources, '', t.sources);
-              el('ol', sources);
-            }
-            const item = el('li', sources.lastChild as HTMLElement);
-            const label = (typeof c?.title === 'string' && c.title.trim()) || href || String(c?.url ?? '');
-            if (href) {
-              const link = el('a', item, '', label);
-              link.href = href;
-              link.target = '_blank';
-              link.rel = 'noopener noreferrer';
-              link.title = href;
-            } else item.textContent = label;
-          }
-          reveal(pinned);
-        },
-        refuse(message: string) {
-          if (ended || destroyed) return;
-          text = '';
-          view.end();
-          msg.classList.add('refusal');
-          body.textContent = String(message);
-        },
-        fail(message: string) {
-          if (ended || destroyed) return;
-          view.end();
-          msg.classList.add('failed');
-          el('p', msg, 'err', String(message));
-        },
-        done() {
-          if (ended || destroyed) return;
-          view.end();
-          if (!text && !sources) msg.remove(); // stopped before the first token: no empty bubble
-        },
-        offerFeedback(rate: RateAnswer, feedbackOptions: { allowComment: boolean }) {
-          if (destroyed || !msg.isConnected) return;
-          mountFeedbackButtons(msg, { rate, allowComment: feedbackOptions.allowComment, strings: options.strings as Record<string, string> | undefined });
-        },
-        end() {
-          if (ended) return;
-          ended = true;
-          if (frame) {
-            cancelAnimationFrame(frame);
-            render();
-          }
-          msg.classList.remove('live');
-          log.setAttribute('aria-busy', 'false');
-          if (current === view) current = null;
-          widget.setBusy(false);
-        },
+      const view = createAnswerView(answerHost, msg, body);
+      const setCitations = view.setCitations;
+      view.setCitations = (list) => {
+        cited.set(msg, Array.isArray(list) ? list : []);
+        setCitations(list);
       };
       current = view;
       return view;
     },
   };
 
-  mount.appendChild(host);
+  applyLabels();
+  renderWelcome([]);
+  if (!host.isConnected) mount.appendChild(host);
   if (options.autoOpen) widget.open();
   return widget;
 }
 
 const inertAnswer: AnswerView = { append() {}, setCitations() {}, refuse() {}, fail() {}, done() {} };
-
-/**
- * Constructable stylesheets are not subject to a page's CSP `style-src` (a `<style>` element would need
- * 'unsafe-inline'); the `<style>` fallback serves browsers without them.
- */
-function adoptStyles(root: ShadowRoot, doc: Document): void {
-  const view = doc.defaultView;
-  if (view && 'adoptedStyleSheets' in root && 'replaceSync' in view.CSSStyleSheet.prototype) {
-    const sheet = new view.CSSStyleSheet();
-    sheet.replaceSync(WIDGET_CSS + FEEDBACK_CSS + LOGGING_NOTICE_CSS);
-    root.adoptedStyleSheets = [sheet];
-  } else {
-    root.appendChild(doc.createElement('style')).textContent = WIDGET_CSS + FEEDBACK_CSS + LOGGING_NOTICE_CSS;
-  }
-}

@@ -12,3 +12,16 @@ export function safeHttpUrl(url: unknown, base: string): string | null {
     return null;
   }
 }
+
+/** Like safeHttpUrl, and also `mailto:` (the contact links of answers and refusals); every other scheme is null. */
+export function safeLinkUrl(url: unknown, base: string): string | null {
+  if (typeof url === 'string' && /^\s*mailto:/i.test(url)) {
+    try {
+      const parsed = new URL(url.trim());
+      return parsed.protocol === 'mailto:' ? parsed.href : null;
+    } catch {
+      return null;
+    }
+  }
+  return safeHttpUrl(url, base);
+}

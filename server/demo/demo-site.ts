@@ -6,6 +6,7 @@ import type { Context, Middleware } from 'koa';
 import type { KnexDatabase } from '../../adapters/node/knex-database.js';
 import type { ServerConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
+import { createSdkFiles, sdkSnippet } from '../routes/sdk-files.js';
 
 /** Settings key naming the demo organisation's publishable key (written by seedDemo). */
 export const DEMO_KEY_SETTING = 'demo_publishable_key_id';
@@ -25,8 +26,7 @@ const TYPES: Readonly<Record<string, string>> = Object.freeze({
   '.wasm': 'application/wasm',
 });
 
-/** Cache lifetime of the SDK's entry scripts (not content-hashed: a release must reach sites within minutes). */
-export const SDK_ENTRY_MAX_AGE_SECONDS = 300;
+export { SDK_ENTRY_MAX_AGE_SECONDS } from '../routes/sdk-files.js';
 /** How long the demo key lookup is reused. */
 const KEY_CACHE_MS = 10_000;
 
@@ -38,6 +38,7 @@ const KEY_CACHE_MS = 10_000;
 @injectable()
 export class DemoSite {
   #key: { value: string | null; at: number } | null = null;
+  #sdkFiles: ReturnType<typeof createSdkFiles> | null = null;
 
   constructor(
     @inject(TOKENS.Config) private readonly config: ServerConfig,
@@ -82,7 +83,22 @@ export class DemoSite {
     // Any site may load the script and its lazy chunks; they carry no credentials.
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
-    const file = await this.#find(this.config.demo.sdkDir, relative);
+    const files = (this.#sdkFiles ??= createSdkFiles(this.config.demo.sdkDir));
+    if (relative === 'manifest.json' || relative === 'snippet.txt') {
+      // The versioned URLs and SRI hashes of this build (docs/sdk.md); short-cached like the entry.
+      const manifest = await files.manifest();
+      ctx.set('Cache-Control', 'public, max-age=60');
+      if (relative === 'manifest.json') {
+        ctx.body = manifest;
+        return;
+      }
+      const snippet = sdkSnippet(`${ctx.protocol}://${ctx.host}`, manifest);
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.status = snippet ? 200 : 503;
+      ctx.body = snippet ? `${snippet}\n` : 'The Kit SDK is not built on this server.\n';
+      return;
+    }
+    const file = await files.resolve(relative);
     if (!file) {
       if (relative === 'kit.js' || relative === 'kit.mjs') {
         ctx.status = 503;
@@ -93,8 +109,7 @@ export class DemoSite {
       }
       return notFound(ctx);
     }
-    const hashed = relative.startsWith('chunks/'); // chunk names carry a content hash
-    ctx.set('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : `public, max-age=${SDK_ENTRY_MAX_AGE_SECONDS}`);
+    ctx.set('Cache-Control', file.cacheControl);
     await send(ctx, file.path, file.mtimeMs, await readFile(file.path));
   }
 

@@ -106,7 +106,10 @@ describe('in plain Chromium (no GPU)', function () {
     expect(r.a.text).to.include('$49');
     expect(r.a.refused).to.equal(false);
     expect(r.a.mode).to.equal('remote');
-    expect(r.a.citations).to.deep.equal([{ url: `${site.origin}/pricing`, title: 'Memberships' }]);
+    expect(r.a.citations.map(({ url, title }: { url: string; title: string }) => ({ url, title }))).to.deep.equal([{ url: `${site.origin}/pricing`, title: 'Memberships' }]);
+    // The citation carries the cited passage (the widget previews and highlights it).
+    expect(r.a.citations[0].text).to.include('$49');
+    expect(r.a.text.match(/\[(\d+)\]/g) ?? []).to.satisfy((ms: string[]) => ms.every((m) => Number(m.slice(1, -1)) <= r.a.citations.length));
     const all = await events(page);
     expect(all.some((e) => e[0] === 'token')).to.equal(true);
     expect(all.filter((e) => e[0] === 'message').map((e) => e[1].role)).to.deep.equal(['user', 'assistant']);
@@ -403,7 +406,7 @@ describe('with WebGPU (SwiftShader)', function () {
     expect(r.ok, JSON.stringify(r)).to.equal(true);
     expect(r.a).to.deep.include({ mode: 'local', refused: false });
     expect(r.a.text).to.include('$49');
-    expect(r.a.citations).to.deep.equal([{ url: `${site.origin}/local`, title: 'Memberships' }]);
+    expect(r.a.citations.map(({ url, title }: { url: string; title: string }) => ({ url, title }))).to.deep.equal([{ url: `${site.origin}/local`, title: 'Memberships' }]);
     const tokens = (await events(page)).slice(before).filter((e) => e[0] === 'token');
     expect(tokens.length).to.be.greaterThan(3);
     const progress = (await events(page)).filter((e) => e[0] === 'progress').map((e) => e[1]);

@@ -5,22 +5,29 @@ import { formatKey } from '../../core/keys/key-format.js';
 import type { Assistant, StartAssistant } from '../../sdk/assistant.js';
 import { createInstance } from '../../sdk/instance.js';
 import type { Answer, KitEvents } from '../../sdk/types.js';
+import type { ChatTurn } from '../../core/ports/inference.port.js';
 
 const KEY = formatKey('publishable', Uint8Array.from({ length: 32 }, (_, i) => i + 7));
 const config = (extra: Record<string, unknown> = {}) => normalizeConfig({ apiKey: KEY, ...extra }).config;
 const READY: KitEvents['ready'] = { mode: 'remote', model: 'extractive', context: { pages: 1, chars: 100, truncated: false, cut: { pages: 0, chars: 0 } } };
 
 /** An in-memory assistant: the instance's lifecycle is what these tests are about, not the engines. */
-function fakeAssistant(ask: (q: string) => Promise<Answer>, votes: Array<[string, string, string | undefined]> = []): { start: () => Promise<StartAssistant>; destroyed: () => boolean } {
+function fakeAssistant(ask: (q: string, history: readonly ChatTurn[]) => Promise<Answer>, votes: Array<[string, string, string | undefined]> = [], conversation?: { id: () => string | undefined }): { start: () => Promise<StartAssistant>; destroyed: () => boolean } {
   let destroyed = false;
   const assistant: Assistant = {
     ready: READY,
     settings: null,
-    ask: (q) => ask(q),
+    ask: (q, history) => ask(q, history),
     feedback: async (id, rating, comment) => { votes.push([id, rating, comment]); return { commentStored: comment !== undefined }; },
     destroy: () => { destroyed = true; },
   };
-  return { start: async () => async () => assistant, destroyed: () => destroyed };
+  return {
+    start: async () => async (_config, _host, hooks) => {
+      if (conversation) conversation.id = () => hooks.conversationId?.();
+      return assistant;
+    },
+    destroyed: () => destroyed,
+  };
 }
 const answer = (text: string): Answer => ({ text, citations: [], refused: false, mode: 'remote', model: 'extractive' });
 
@@ -93,6 +100,94 @@ describe('createInstance (headless)', () => {
     expect(bad).to.equal('invalid_request');
     const badRating = await inst.feedback(a.id!, 'meh' as 'up').then(() => 'sent', (e: KitError) => e.code);
     expect(badRating).to.equal('invalid_request');
+    inst.destroy();
+  });
+});
+
+/** A Web Storage in memory, installed as the global the SDK reads (Node has none). */
+function memoryStorage(): Storage {
+  const m = new Map<string, string>();
+  return {
+    get length() { return m.size; },
+    clear: () => m.clear(),
+    getItem: (k) => m.get(k) ?? null,
+    key: (i) => [...m.keys()][i] ?? null,
+    removeItem: (k) => { m.delete(k); },
+    setItem: (k, v) => { m.set(k, String(v)); },
+  };
+}
+
+describe('createInstance conversations', () => {
+  const g = globalThis as { sessionStorage?: Storage; localStorage?: Storage };
+  beforeEach(() => {
+    g.sessionStorage = memoryStorage();
+    g.localStorage = memoryStorage();
+  });
+  afterEach(() => {
+    delete g.sessionStorage;
+    delete g.localStorage;
+  });
+
+  it('sends the answered turns with a follow-up, without refusals and without old citation markers', async () => {
+    const seen: ChatTurn[][] = [];
+    const f = fakeAssistant(async (q, history) => {
+      seen.push([...history]);
+      if (q.includes('weather')) return { ...answer('Sorry, only this page.'), refused: true };
+      return { ...answer(`About ${q} [1].`), citations: [{ url: 'https://x.example/', title: 'X' }] };
+    });
+    const inst = createInstance(config(), { widget: false }, f.start);
+    await inst.ask('pricing');
+    await inst.ask('the weather');
+    await inst.ask('and shipping?');
+    expect(seen[2]).to.deep.equal([{ role: 'user', content: 'pricing' }, { role: 'assistant', content: 'About pricing.' }]);
+    inst.destroy();
+  });
+
+  it("keeps the thread and its conversation id across instances with persist 'session' (a reload)", async () => {
+    const conversation: { id: () => string | undefined } = { id: () => undefined };
+    const first = createInstance(config(), { widget: false }, fakeAssistant(async (q) => answer(`A: ${q}`), [], conversation).start);
+    await first.ask('one');
+    const id = first.conversationId;
+    expect(id).to.match(/^cnv_[0-9A-Za-z]{24}$/);
+    expect(conversation.id()).to.equal(id);
+    first.destroy();
+    const seen: ChatTurn[][] = [];
+    const second = createInstance(config(), { widget: false }, fakeAssistant(async (q, h) => { seen.push([...h]); return answer(`A: ${q}`); }).start);
+    expect(second.conversationId).to.equal(id);
+    await second.ask('two');
+    expect(seen[0]).to.deep.equal([{ role: 'user', content: 'one' }, { role: 'assistant', content: 'A: one' }]);
+    second.destroy();
+  });
+
+  it("keeps nothing with persist 'none', and 'local' survives the tab (localStorage)", async () => {
+    const none = createInstance(config({ persist: 'none' }), { widget: false }, fakeAssistant(async (q) => answer(q)).start);
+    await none.ask('one');
+    none.destroy();
+    expect(g.sessionStorage!.length + g.localStorage!.length).to.equal(0);
+    const local = createInstance(config({ persist: 'local' }), { widget: false }, fakeAssistant(async (q) => answer(q)).start);
+    await local.ask('one');
+    local.destroy();
+    expect(g.localStorage!.length).to.equal(1);
+    expect(g.sessionStorage!.length).to.equal(0);
+  });
+
+  it('starts over on newConversation: new id, no history sent, nothing kept', async () => {
+    const seen: ChatTurn[][] = [];
+    const inst = createInstance(config(), { widget: false }, fakeAssistant(async (q, h) => { seen.push([...h]); return answer(q); }).start);
+    await inst.ask('one');
+    const before = inst.conversationId;
+    inst.newConversation();
+    expect(inst.conversationId).to.not.equal(before);
+    expect(g.sessionStorage!.length).to.equal(0);
+    await inst.ask('two');
+    expect(seen[1]).to.deep.equal([]);
+    inst.destroy();
+  });
+
+  it('ignores a corrupt or foreign stored thread and starts a new one', async () => {
+    g.sessionStorage!.setItem(`kit:thread:${KEY.slice(-12)}`, '{"id":"<script>","messages":[{"role":"user","text":1}]}');
+    const inst = createInstance(config(), { widget: false }, fakeAssistant(async (q) => answer(q)).start);
+    expect(inst.conversationId).to.match(/^cnv_/);
     inst.destroy();
   });
 });

@@ -131,6 +131,14 @@ describe('normalizeConfig', () => {
     ['endpoint relative', { endpoint: '/kit/v1' }, 'endpoint', /http\(s\) URL/],
     ['endpoint with credentials', { endpoint: 'https://user:pw@example.com/v1' }, 'endpoint', /credentials/],
     ['strings with a non-string', { strings: { title: 3 } }, 'strings.title', /string/],
+    ['an unknown placement', { placement: 'popup' }, 'placement', /'launcher', 'sidebar', 'inline'/],
+    ['inline without a target', { placement: 'inline' }, 'target', /element/],
+    ['a target that is neither element nor selector', { target: 42 }, 'target', /element or a CSS selector/],
+    ['an unknown persist', { persist: 'forever' }, 'persist', /'session', 'local', 'none'/],
+    ['an unsupported language', { language: 'xx' }, 'language', /'auto', 'en'/],
+    ['a shortcut that is no key', { shortcut: 'ctrl+' }, 'shortcut', /key combination/],
+    ['a shortcut of the wrong type', { shortcut: true }, 'shortcut', /key combination/],
+    ['an unknown sidebar mode', { sidebar: 'float' }, 'sidebar', /'overlay', 'push'/],
   ];
   for (const [label, patch, option, expected] of BAD) {
     it(`refuses ${label} with invalid_config naming ${option}`, () => {
@@ -141,6 +149,16 @@ describe('normalizeConfig', () => {
       expect(err.details).to.deep.equal({ option });
     });
   }
+
+  it('reads the widget options of issue 15, leaving placement and language to the owner when unset', () => {
+    expect(normalizeConfig({ apiKey: PUB }).config).to.include({ placement: null, target: null, sidebar: 'overlay', persist: 'session', language: null, shortcut: null });
+    const el = { nodeType: 1, id: 'help' };
+    const { config } = normalizeConfig({ apiKey: PUB, placement: 'inline', target: el, persist: 'none', language: 'de', shortcut: ' mod+k ', sidebar: 'push' });
+    expect(config).to.include({ placement: 'inline', target: el, persist: 'none', language: 'de', shortcut: 'mod+k', sidebar: 'push' });
+    expect(normalizeConfig({ apiKey: PUB, placement: 'inline', target: ' #help ' }).config.target).to.equal('#help');
+    expect(normalizeConfig({ apiKey: PUB, shortcut: false }).config.shortcut).to.equal(null);
+    expect(normalizeConfig({ apiKey: PUB, shortcut: '/' }).config.shortcut).to.equal('/');
+  });
 
   it('refuses a non-object config', () => {
     for (const v of [undefined, null, 'kit_pub_x', [PUB], 5]) configError(v);

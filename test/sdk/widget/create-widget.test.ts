@@ -48,13 +48,21 @@ describe('createWidget', function () {
     expect(await focused(page)).to.equal('widget:textarea');
     const labelledBy = await dialog().getAttribute('aria-labelledby');
     expect(await page.locator(`kit-widget #${labelledBy}`).textContent()).to.equal('Ask about this page');
-    expect(await dialog().getAttribute('aria-modal')).to.equal('true');
+    // Non-modal on a desktop viewport: the page stays usable while the visitor asks about it.
+    expect(await dialog().getAttribute('aria-modal')).to.equal(null);
+    await page.click('#outside');
+    expect(await focused(page)).to.equal('page:outside');
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+    await launcher().click();
+    await dialog().waitFor({ state: 'hidden' });
+    await launcher().click();
+    await dialog().waitFor();
 
     await page.getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'hidden' });
     expect(await launcher().getAttribute('aria-expanded')).to.equal('false');
     expect(await focused(page)).to.equal('widget:launcher');
-    expect(await calls(page)).to.deep.equal([['open', true], ['open', false]]);
+    expect(await calls(page)).to.deep.equal([['open', true], ['open', false], ['open', true], ['open', false]]);
   });
 
   it('opens from the keyboard and closes on Escape with focus back on the launcher', async () => {
@@ -84,14 +92,23 @@ describe('createWidget', function () {
     expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(false);
   });
 
-  it('closes when the backdrop outside the panel is clicked', async () => {
+  it('is modal on a small screen and closes when the backdrop outside the panel is clicked', async () => {
+    await page.setViewportSize({ width: 800, height: 420 });
     await createInPage(page, { autoOpen: true });
+    expect(await dialog().getAttribute('aria-modal')).to.equal('true');
+    await page.evaluate(() => {
+      const d = document.querySelector('kit-widget')!.shadowRoot!.querySelector('dialog')!;
+      d.style.setProperty('inset', 'auto 0 0 auto', 'important');
+      d.style.setProperty('width', '300px', 'important');
+      d.style.setProperty('height', '300px', 'important');
+    });
     await page.mouse.click(50, 50);
     await dialog().waitFor({ state: 'hidden' });
     expect(await calls(page)).to.deep.equal([['open', true], ['open', false]]);
   });
 
-  it('keeps Tab and Shift+Tab inside the open dialog', async () => {
+  it('keeps Tab and Shift+Tab inside the dialog while it is modal (small screen)', async () => {
+    await page.setViewportSize({ width: 400, height: 700 });
     await createInPage(page, { autoOpen: true });
     await page.evaluate(() => {
       const a = window.kitTest.widget.startAnswer();
@@ -104,10 +121,10 @@ describe('createWidget', function () {
       await page.keyboard.press('Tab');
       seen.push(await focused(page));
     }
-    // textarea → send → (wrap) close → citation link → textarea → send
-    expect(seen).to.deep.equal(['widget:send', 'widget:x', 'widget:a', 'widget:textarea', 'widget:send', 'widget:x']);
+    // textarea → send → (wrap) new conversation → close → citation link → copy → textarea …
+    expect(seen).to.deep.equal(['widget:send', 'widget:x new', 'widget:x close', 'widget:a', 'widget:cpa', 'widget:textarea']);
     await page.keyboard.press('Shift+Tab');
-    expect(await focused(page)).to.equal('widget:send');
+    expect(await focused(page)).to.equal('widget:cpa');
     expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
   });
 
@@ -177,6 +194,44 @@ describe('createWidget', function () {
     expect(await answer.textContent()).not.to.contain('late');
   });
 
+  it('streams without flicker: finished blocks keep their nodes, focus and selection while the answer grows', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.answer = k.widget.startAnswer();
+      k.answer.append('Shipping is free on the Pro plan.\n\n```\nkit.ask("price")\n```\n\nThe rest');
+    });
+    const copy = page.getByRole('button', { name: 'Copy code' });
+    await copy.waitFor(); // the rich renderer (a lazy chunk) has drawn the fence and its copy button
+    await copy.focus();
+    await page.evaluate(() => {
+      const body = document.querySelector('kit-widget')!.shadowRoot!.querySelector('.bot .b')!;
+      const w = window as unknown as { kept: Node[] };
+      w.kept = [body.querySelector('p')!, body.querySelector('pre')!, body.querySelector('pre button') ?? body.querySelector('button')!];
+      const sel = getSelection()!;
+      sel.selectAllChildren(body.querySelector('p')!);
+    });
+    for (const piece of [' of the answer', ' keeps growing', '\n\n- one', '\n- two', '\n\nDone.']) {
+      await page.evaluate((p) => window.kitTest.answer.append(p), piece);
+      await nextFrame(page);
+    }
+    const state = await page.evaluate(() => {
+      const root = document.querySelector('kit-widget')!.shadowRoot!;
+      const body = root.querySelector('.bot .b')!;
+      const w = window as unknown as { kept: Node[] };
+      return {
+        connected: w.kept.map((n) => n.isConnected && body.contains(n)),
+        focusKept: root.activeElement === w.kept[2],
+        selection: getSelection()!.toString(),
+        items: [...body.querySelectorAll('li')].map((li) => li.textContent),
+      };
+    });
+    expect(state.connected).to.deep.equal([true, true, true]);
+    expect(state.focusKept).to.equal(true);
+    expect(state.selection).to.equal('Shipping is free on the Pro plan.');
+    expect(state.items).to.deep.equal(['one', 'two']);
+  });
+
   it('shows a status line and a progress bar, and hides both when cleared', async () => {
     await createInPage(page, { autoOpen: true });
     const status = page.getByRole('status');
@@ -207,14 +262,18 @@ describe('createWidget', function () {
     });
     const links = page.locator('kit-widget .src a');
     const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(hrefs).to.deep.equal(['https://example.com/pricing', `${HOST_ORIGIN}/docs/faq`, 'http://example.org/']);
+    // One entry per citation, numbered like the markers (two passages of one page are two sources).
+    expect(hrefs).to.deep.equal(['https://example.com/pricing', `${HOST_ORIGIN}/docs/faq`, 'https://example.com/pricing', 'http://example.org/']);
     for (const a of await links.all()) {
       expect(await a.getAttribute('target')).to.equal('_blank');
       expect(await a.getAttribute('rel')).to.equal('noopener noreferrer');
     }
     expect(await page.locator('kit-widget .src li').allTextContents()).to.deep.equal(
-      ['Pricing', 'FAQ', 'Evil', 'Evil 2', 'Data', 'http://example.org/'],
+      ['Pricing', 'FAQ', 'Evil', 'Evil 2', 'Data', 'Duplicate', 'http://example.org/'],
     );
+    // The marker [1] links to the same source as the list's first entry.
+    expect(await page.locator('kit-widget .b a.ci').getAttribute('href')).to.equal('https://example.com/pricing');
+    expect(await page.locator('kit-widget .b a.ci').getAttribute('aria-label')).to.equal('Source 1: Pricing');
     await page.locator('kit-widget .src li', { hasText: 'Evil' }).first().click();
     expect(await page.evaluate(() => window.kitTest.pwned)).to.equal(undefined);
   });
@@ -260,7 +319,7 @@ describe('createWidget', function () {
       w.startAnswer().done();
     });
     const refusal = page.locator('kit-widget .refusal');
-    expect(await refusal.textContent()).to.equal('Assistant: I can only answer about **this page**');
+    expect(await refusal.textContent()).to.equal('Assistant: I can only answer about **this page**Try a question about what this page covers.');
     const style = (sel: string) => page.locator(sel).evaluate((e) => {
       const s = getComputedStyle(e);
       return [s.backgroundColor, s.borderInlineStartWidth, s.fontStyle].join('|');
@@ -435,5 +494,136 @@ describe('createWidget', function () {
     expect(await page.locator('kit-widget textarea').inputValue()).to.equal('Still there?\n');
     expect(await page.locator('kit-widget .log').textContent()).not.to.contain('after');
     expect(await calls(page)).to.deep.equal([['open', true]]);
+  });
+
+  it('greets with the owner\'s greeting and starter questions, asks a starter, and offers "New conversation" once there is a thread', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => window.kitTest.widget.setWelcome('Hi! Ask about plans.', ['How much is Pro?', '', 'Is there a free plan?']));
+    expect(await page.locator('kit-widget .intro').textContent()).to.equal('Hi! Ask about plans.');
+    expect(await page.locator('kit-widget .sq').allTextContents()).to.deep.equal(['How much is Pro?', 'Is there a free plan?']);
+    expect(await page.getByRole('button', { name: 'New conversation' }).isVisible()).to.equal(false);
+    await page.locator('kit-widget textarea').fill('typed, not sent');
+    await page.locator('kit-widget .sq').first().click();
+    expect((await calls(page)).at(-1)).to.deep.equal(['ask', 'How much is Pro?']);
+    expect(await page.locator('kit-widget textarea').inputValue()).to.equal('typed, not sent');
+    await page.evaluate(() => window.kitTest.widget.showUserMessage('How much is Pro?'));
+    expect(await page.locator('kit-widget .welcome').isVisible()).to.equal(false);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    expect(await page.locator('kit-widget .msg').count()).to.equal(0);
+    expect(await page.locator('kit-widget .welcome').isVisible()).to.equal(true);
+    expect((await calls(page)).some((c) => c[0] === 'new')).to.equal(false); // harness records no onNewConversation
+    expect(await focused(page)).to.equal('widget:textarea');
+  });
+
+  it('previews a cited passage on focus, hides it on Escape, and highlights it on this page when activated', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate((origin) => {
+      const a = window.kitTest.widget.startAnswer();
+      a.append('Pro costs 20 euros [1], see the FAQ [2].');
+      a.setCitations([
+        { url: `${origin}/`, title: 'Pricing', text: 'The Pro plan costs 20 euros a month.' },
+        { url: 'https://example.com/faq', title: 'FAQ', text: 'Billing questions and answers.' },
+      ]);
+      a.done();
+    }, HOST_ORIGIN);
+    const markers = page.locator('kit-widget .b a.ci');
+    expect(await markers.allTextContents()).to.deep.equal(['1', '2']);
+    expect(await markers.nth(1).getAttribute('href')).to.equal('https://example.com/faq#:~:text=Billing%20questions%20and%20answers.');
+    await markers.first().focus();
+    await page.locator('kit-widget .tip').waitFor();
+    expect(await page.locator('kit-widget .tip').textContent()).to.equal('PricingThe Pro plan costs 20 euros a month.');
+    await page.keyboard.press('Escape');
+    await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+    await page.keyboard.press('Enter');
+    await page.locator('kit-widget .hl i').first().waitFor();
+    expect(page.url()).to.equal(`${HOST_ORIGIN}/`);
+    const box = await page.locator('kit-widget .hl i').first().boundingBox();
+    const para = await page.locator('p', { hasText: 'The Pro plan costs' }).boundingBox();
+    expect(Math.abs(box!.y + 2 - para!.y)).to.be.below(3);
+    await page.mouse.click(5, 700);
+    await page.locator('kit-widget .hl').waitFor({ state: 'detached' });
+    // Hover shows the passage too (the second source, in the Sources list), and leaving the link hides it.
+    await page.locator('kit-widget .src li a').nth(1).hover();
+    await page.locator('kit-widget .tip', { hasText: 'Billing questions and answers.' }).waitFor();
+    await page.mouse.move(5, 5);
+    await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
+  });
+
+  it('ends a refusal with the next step: a contact link when there is one', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      window.kitTest.widget.startAnswer().refuse('I can only answer about this page.', 'mailto:help@example.com');
+      window.kitTest.widget.startAnswer().refuse('I can only answer about this page.', 'javascript:alert(1)');
+    });
+    const [withContact, without] = await page.locator('kit-widget .refusal').all();
+    expect(await withContact!.textContent()).to.equal('Assistant: I can only answer about this page.Try a question about what this page covers, or contact us.');
+    expect(await withContact!.locator('a').getAttribute('href')).to.equal('mailto:help@example.com');
+    expect(await without!.locator('a').count()).to.equal(0);
+  });
+
+  it('mounts inline into its target, always open, as a labelled region without launcher or close button', async () => {
+    await loadWidgetPage(page, { body: '<h1>Docs</h1><div id="help"></div><button id="outside" type="button">Outside</button>' });
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.widget = window.KitWidget.createWidget({ placement: 'inline', target: document.getElementById('help')!, onAsk: (q) => k.calls.push(['ask', q]), onStop() {} });
+    });
+    expect(await page.evaluate(() => document.querySelector('#help > kit-widget') !== null)).to.equal(true);
+    expect(await page.getByRole('region', { name: 'Ask about this page' }).count()).to.equal(1);
+    expect(await launcher().count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Close' }).count()).to.equal(0);
+    expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+    await page.keyboard.press('Tab'); // the first stop of the page is the question field (no launcher inline)
+    expect(await focused(page)).to.equal('widget:textarea');
+    await page.keyboard.type('Where are the docs?');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    expect(await calls(page)).to.deep.equal([['ask', 'Where are the docs?']]);
+  });
+
+  it('pushes the page aside as a side panel with push, and gives the space back on close and destroy', async () => {
+    await page.evaluate(() => {
+      const k = window.kitTest;
+      k.widget = window.KitWidget.createWidget({ placement: 'sidebar', sidebar: 'push', onAsk() {}, onStop() {} });
+    });
+    const margin = () => page.evaluate(() => getComputedStyle(document.documentElement).marginRight);
+    await launcher().click();
+    const box = (await page.locator('kit-widget .panel').boundingBox())!;
+    expect([box.x, box.width, Math.round(box.height)]).to.deep.equal([1024 - 400, 400, 768]);
+    expect(await margin()).to.equal('400px');
+    await page.keyboard.press('Escape');
+    expect(await margin()).to.equal('0px');
+    await launcher().click();
+    await page.evaluate(() => window.kitTest.widget.destroy());
+    expect(await margin()).to.equal('0px');
+  });
+
+  it('switches every label with setStrings (a language chunk arriving)', async () => {
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(async () => {
+      const w = window.kitTest.widget;
+      const de = (await window.KitWidget.loadUiStrings('de'))!;
+      w.setStrings(de);
+    });
+    expect(await page.locator('kit-widget h2').textContent()).to.equal('Fragen zu dieser Seite');
+    expect(await launcher().getAttribute('aria-label')).to.equal('Fragen zu dieser Seite');
+    expect(await page.locator('kit-widget textarea').getAttribute('placeholder')).to.equal('Frage stellen…');
+    expect(await page.locator('kit-widget .send').getAttribute('aria-label')).to.equal('Senden');
+    expect(await page.evaluate(() => [window.KitWidget.pickUiLanguage(null, 'pt-BR'), window.KitWidget.pickUiLanguage('auto', 'ja'), window.KitWidget.pickUiLanguage('ja', 'de'), window.KitWidget.pickUiLanguage('nl', 'de')]))
+      .to.deep.equal(['pt', 'en', 'en', 'nl']);
+  });
+
+  it('copies a whole answer as text', async () => {
+    // kit-host.test is no secure context, so it has no Clipboard API: a stand-in records what is written.
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (t: string) => { (window as unknown as { copied: string }).copied = t; } } }));
+    await createInPage(page, { autoOpen: true });
+    await page.evaluate(() => {
+      const a = window.kitTest.widget.startAnswer();
+      a.append('The **Pro** plan costs 20 euros.');
+      a.done();
+    });
+    await page.getByRole('button', { name: 'Copy answer' }).click();
+    expect(await page.evaluate(() => (window as unknown as { copied: string }).copied)).to.equal('The Pro plan costs 20 euros.');
+    expect(await page.locator('kit-widget .cpa').textContent()).to.equal('Copied');
   });
 });

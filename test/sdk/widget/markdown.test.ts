@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from '../../support/fast-check.js';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, newTestPage } from '../../support/chromium.js';
+import { launchChromium, newTestPage, TSX_EVALUATE_SHIM } from '../../support/chromium.js';
 import { pageBundle } from './harness.js';
 
 /** [markdown, the HTML the rendered DOM serialises to] */
@@ -20,15 +20,28 @@ const CASES: readonly [string, string][] = [
   ['- a\n1. b', '<ul><li>a</li></ul><ol><li>b</li></ol>'],
   ['para\n- item\nafter', '<p>para</p><ul><li>item</li></ul><p>after</p>'],
   ['## Title\ntext', '<p><strong>Title</strong></p><p>text</p>'],
-  ['```js\n<b>x</b>\n  y\n```\nafter', '<pre><code>&lt;b&gt;x&lt;/b&gt;\n  y</code></pre><p>after</p>'],
-  ['```\nstill streaming', '<pre><code>still streaming</code></pre>'],
+  ['See [1] and [12].', '<p>See <sup>1</sup> and <sup>12</sup>.</p>'],
   ['<img src=x onerror=alert(1)>', '<p>&lt;img src=x onerror=alert(1)&gt;</p>'],
   ['**<script>alert(1)</script>**', '<p><strong>&lt;script&gt;alert(1)&lt;/script&gt;</strong></p>'],
   ['[link](javascript:alert(1))', '<p>[link](javascript:alert(1))</p>'],
+  ['```js\n<b>x</b>\n```', '<p>```js<br>&lt;b&gt;x&lt;/b&gt;<br>```</p>'],
   ['-not a list', '<p>-not a list</p>'],
 ];
 
-const ALLOWED = new Set(['p', 'br', 'ul', 'ol', 'li', 'strong', 'code', 'pre']);
+/** The rich renderer (a lazy chunk): everything above renders the same, plus these. */
+const RICH_CASES: readonly [string, string][] = [
+  ['```js\n<b>x</b>\n  y\n```\nafter', '<pre><code>&lt;b&gt;x&lt;/b&gt;\n  y</code><button type="button" class="cp" data-copy="code" aria-label="Copy code" title="Copy code"></button></pre><p>after</p>'],
+  ['```\nstill streaming', '<pre><code>still streaming</code></pre>'],
+  ['*it* and _it_ but snake_case_name and 2*3*4', '<p><em>it</em> and <em>it</em> but snake_case_name and 2<em>3</em>4</p>'],
+  ['> quoted **bold**\n> more', '<blockquote><p>quoted <strong>bold</strong><br>more</p></blockquote>'],
+  ['| A | B |\n|---|:-:|\n| 1 | *x* |', '<div class="tw" tabindex="0"><table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td><em>x</em></td></tr></tbody></table></div>'],
+  ['[Docs](https://example.com/docs) [mail](mailto:help@example.com)', '<p><a href="https://example.com/docs" target="_blank" rel="noopener noreferrer">Docs</a> <a href="mailto:help@example.com">mail</a></p>'],
+  ['[x](javascript:alert(1)) [y](data:text/html,1) [z](vbscript:msgbox)', '<p>x y z</p>'],
+  ['see https://example.com/a.', '<p>see <a href="https://example.com/a" target="_blank" rel="noopener noreferrer">https://example.com/a</a>.</p>'],
+  ['a\n\n---\n\nb', '<p>a</p><hr><p>b</p>'],
+];
+
+const ALLOWED = new Set(['p', 'br', 'ul', 'ol', 'li', 'strong', 'code', 'sup']);
 
 /** True when `small` can be obtained from `big` by deleting characters. */
 function isSubsequence(small: string, big: string): boolean {
@@ -49,7 +62,9 @@ describe('renderMarkdown', function () {
   });
   beforeEach(async () => {
     page = await newTestPage(browser);
+    await page.evaluate(TSX_EVALUATE_SHIM); // about:blank runs no init script
     await page.addScriptTag({ content: await pageBundle('markdown.ts', 'KitMarkdown') });
+    await page.addScriptTag({ content: await pageBundle('rich-markdown.ts', 'KitRich') });
   });
   afterEach(async () => {
     await page.close();
@@ -58,10 +73,24 @@ describe('renderMarkdown', function () {
   it('renders each fixture to the expected DOM', async () => {
     const html = await page.evaluate((inputs) => inputs.map((text) => {
       const div = document.createElement('div');
-      div.append(window.KitMarkdown.renderMarkdown(text, document));
+      div.append(window.KitMarkdown.renderMarkdown(text, document, { cite: (n) => Object.assign(document.createElement('sup'), { textContent: String(n) }) }));
       return div.innerHTML;
     }), CASES.map(([input]) => input));
     CASES.forEach(([input, expected], i) => expect(html[i], JSON.stringify(input)).to.equal(expected));
+  });
+
+  it('renders quotes, fenced code with a copy button, italics, tables, safe links and rules with the rich renderer', async () => {
+    const html = await page.evaluate((inputs) => inputs.map((text) => {
+      const div = document.createElement('div');
+      div.append((window as unknown as { KitRich: { renderRichMarkdown: typeof window.KitMarkdown.renderMarkdown } }).KitRich.renderRichMarkdown(text, document, { copyCode: 'Copy code' }));
+      return div.innerHTML;
+    }), RICH_CASES.map(([input]) => input));
+    RICH_CASES.forEach(([input, expected], i) => expect(html[i], JSON.stringify(input)).to.equal(expected));
+  });
+
+  it('cuts streamed text only after finished blocks (never inside a code fence)', async () => {
+    const cuts = await page.evaluate(() => ['a\n\nb', 'a\n\n```\nx\n\ny', 'a\n\n```\nx\n```\n\nz', 'no break'].map((t) => window.KitMarkdown.stableLength(t)));
+    expect(cuts).to.deep.equal([3, 3, 14, 0]);
   });
 
   it('creates only the subset elements and keeps text a subsequence of the input for any text', async () => {
@@ -85,6 +114,34 @@ describe('renderMarkdown', function () {
       const label = JSON.stringify(input);
       expect(out.tags.filter((t) => !ALLOWED.has(t)), label).to.deep.equal([]);
       expect(out.attrs.filter((a) => a !== 'ol[start]'), label).to.deep.equal([]);
+      expect(isSubsequence(out.text, input), label).to.equal(true);
+    });
+  });
+
+  it('creates only its elements, safe links and text that is a subsequence of the input with the rich renderer', async () => {
+    const token = fc.constantFrom('*', '**', '_', '`', '```', '- ', '1. ', '# ', '> ', '| ', '|---|', '---', ' ', '\n', '\n\n', 'a', 'ש',
+      '<', '"', '[x](', ')', '](javascript:alert(1))', '](https://ok.example/)', 'mailto:a@b.example', 'https://x.example/', '[1]',
+      '<img src=x onerror=alert(1)>', 'javascript:', 'data:text/html,');
+    const inputs = fc.sample(fc.array(token, { maxLength: 40 }).map((parts) => parts.join('')), { numRuns: 400, seed: 20261125 });
+    const outputs = await page.evaluate((all) => all.map((md) => {
+      const div = document.createElement('div');
+      div.append((window as unknown as { KitRich: { renderRichMarkdown: typeof window.KitMarkdown.renderMarkdown } }).KitRich.renderRichMarkdown(md, document, { copyCode: 'Copy' }));
+      const elements = [...div.querySelectorAll('*')];
+      return {
+        tags: elements.map((e) => e.localName),
+        hrefs: elements.filter((e) => e.localName === 'a').map((e) => e.getAttribute('href') ?? ''),
+        attrs: elements.flatMap((e) => [...e.attributes].map((a) => `${e.localName}[${a.name}]`)),
+        text: div.textContent ?? '',
+      };
+    }), inputs);
+    const tags = new Set([...ALLOWED, 'pre', 'em', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'div', 'hr', 'a', 'button', 'span']);
+    const attrs = new Set(['ol[start]', 'a[href]', 'a[target]', 'a[rel]', 'div[class]', 'div[tabindex]', 'button[type]', 'button[class]', 'button[data-copy]', 'button[aria-label]', 'button[title]']);
+    inputs.forEach((input, i) => {
+      const out = outputs[i];
+      const label = JSON.stringify(input);
+      expect(out.tags.filter((t) => !tags.has(t)), label).to.deep.equal([]);
+      expect(out.attrs.filter((a) => !attrs.has(a)), label).to.deep.equal([]);
+      expect(out.hrefs.filter((h) => !/^(https?:\/\/|mailto:)/.test(h)), label).to.deep.equal([]);
       expect(isSubsequence(out.text, input), label).to.equal(true);
     });
   });

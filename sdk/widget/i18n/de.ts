@@ -1,0 +1,38 @@
+import type { WidgetStrings } from '../strings.js';
+
+/** German UI strings (a lazy chunk). */
+const de: WidgetStrings = {
+  launcher: 'Fragen zu dieser Seite',
+  title: 'Fragen zu dieser Seite',
+  titleSite: 'Fragen zu dieser Website',
+  intro: 'Stellen Sie eine Frage zu dieser Seite. Die Antworten stammen aus ihrem Inhalt, mit Links zu den Quellen.',
+  suggestions: 'Vorgeschlagene Fragen',
+  inputLabel: 'Ihre Frage',
+  placeholder: 'Frage stellen…',
+  send: 'Senden',
+  stop: 'Stopp',
+  close: 'Schließen',
+  newConversation: 'Neues Gespräch',
+  sources: 'Quellen',
+  citation: 'Quelle {n}: {title}',
+  you: 'Sie:',
+  assistant: 'Assistent:',
+  copy: 'Antwort kopieren',
+  copyCode: 'Code kopieren',
+  copied: 'Kopiert',
+  refusalContact: 'Fragen Sie nach etwas, das auf dieser Seite steht, oder {contact}.',
+  contact: 'kontaktieren Sie uns',
+  refusalHint: 'Fragen Sie nach etwas, das auf dieser Seite steht.',
+  readingSite: 'Website wird gelesen… {loaded}/{total}',
+  loadingModel: 'Modell wird geladen… {percent} %',
+  retryIn: 'Bitte versuchen Sie es in {seconds} s erneut.',
+  loggingNotice: 'Ihre Fragen werden gespeichert, um die Hilfe dieser Website zu verbessern. Bitte geben Sie keine persönlichen Daten ein.',
+  feedbackUp: 'Hilfreich',
+  feedbackDown: 'Nicht hilfreich',
+  feedbackThanks: 'Danke für Ihr Feedback.',
+  feedbackCommentLabel: 'Was hat gefehlt? (optional)',
+  feedbackSend: 'Senden',
+  feedbackFailed: 'Ihr Feedback konnte nicht gesendet werden.',
+  notSetUp: 'Der Assistent ist für diese Website noch nicht eingerichtet und kann hier deshalb nicht antworten.',
+};
+export default de;

@@ -1,0 +1,38 @@
+import type { WidgetStrings } from '../strings.js';
+
+/** Spanish UI strings (a lazy chunk). */
+const es: WidgetStrings = {
+  launcher: 'Preguntar sobre esta página',
+  title: 'Preguntar sobre esta página',
+  titleSite: 'Preguntar sobre este sitio',
+  intro: 'Haz una pregunta sobre esta página. Las respuestas salen de su contenido, con enlaces a las fuentes.',
+  suggestions: 'Preguntas sugeridas',
+  inputLabel: 'Tu pregunta',
+  placeholder: 'Haz una pregunta…',
+  send: 'Enviar',
+  stop: 'Detener',
+  close: 'Cerrar',
+  newConversation: 'Nueva conversación',
+  sources: 'Fuentes',
+  citation: 'Fuente {n}: {title}',
+  you: 'Tú:',
+  assistant: 'Asistente:',
+  copy: 'Copiar respuesta',
+  copyCode: 'Copiar código',
+  copied: 'Copiado',
+  refusalContact: 'Prueba con una pregunta sobre el contenido de esta página, o {contact}.',
+  contact: 'contáctanos',
+  refusalHint: 'Prueba con una pregunta sobre el contenido de esta página.',
+  readingSite: 'Leyendo el sitio… {loaded}/{total}',
+  loadingModel: 'Cargando el modelo… {percent} %',
+  retryIn: 'Vuelve a intentarlo en {seconds} s.',
+  loggingNotice: 'Las preguntas que hagas aquí se guardan para mejorar la ayuda de este sitio. No compartas datos personales.',
+  feedbackUp: 'Útil',
+  feedbackDown: 'No es útil',
+  feedbackThanks: 'Gracias por tu opinión.',
+  feedbackCommentLabel: '¿Qué faltaba? (opcional)',
+  feedbackSend: 'Enviar',
+  feedbackFailed: 'No se pudo enviar tu opinión.',
+  notSetUp: 'El asistente aún no está configurado para este sitio, así que no puede responder aquí.',
+};
+export default es;

@@ -1,0 +1,38 @@
+import type { WidgetStrings } from '../strings.js';
+
+/** French UI strings (a lazy chunk). */
+const fr: WidgetStrings = {
+  launcher: 'Une question sur cette page',
+  title: 'Une question sur cette page',
+  titleSite: 'Une question sur ce site',
+  intro: 'Posez une question sur cette page. Les réponses viennent de son contenu, avec des liens vers les sources.',
+  suggestions: 'Questions suggérées',
+  inputLabel: 'Votre question',
+  placeholder: 'Posez une question…',
+  send: 'Envoyer',
+  stop: 'Arrêter',
+  close: 'Fermer',
+  newConversation: 'Nouvelle conversation',
+  sources: 'Sources',
+  citation: 'Source {n} : {title}',
+  you: 'Vous :',
+  assistant: 'Assistant :',
+  copy: 'Copier la réponse',
+  copyCode: 'Copier le code',
+  copied: 'Copié',
+  refusalContact: 'Posez une question sur le contenu de cette page, ou {contact}.',
+  contact: 'contactez-nous',
+  refusalHint: 'Posez une question sur le contenu de cette page.',
+  readingSite: 'Lecture du site… {loaded}/{total}',
+  loadingModel: 'Chargement du modèle… {percent} %',
+  retryIn: 'Veuillez réessayer dans {seconds} s.',
+  loggingNotice: "Vos questions sont enregistrées pour améliorer l'aide de ce site. Merci de ne pas partager d'informations personnelles.",
+  feedbackUp: 'Utile',
+  feedbackDown: 'Pas utile',
+  feedbackThanks: 'Merci pour votre avis.',
+  feedbackCommentLabel: 'Que manquait-il ? (facultatif)',
+  feedbackSend: 'Envoyer',
+  feedbackFailed: "Votre avis n'a pas pu être envoyé.",
+  notSetUp: "L'assistant n'est pas encore configuré pour ce site, il ne peut donc pas répondre ici.",
+};
+export default fr;

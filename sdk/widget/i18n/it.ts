@@ -1,0 +1,38 @@
+import type { WidgetStrings } from '../strings.js';
+
+/** Italian UI strings (a lazy chunk). */
+const it: WidgetStrings = {
+  launcher: 'Chiedi su questa pagina',
+  title: 'Chiedi su questa pagina',
+  titleSite: 'Chiedi su questo sito',
+  intro: 'Fai una domanda su questa pagina. Le risposte vengono dal suo contenuto, con i link alle fonti.',
+  suggestions: 'Domande suggerite',
+  inputLabel: 'La tua domanda',
+  placeholder: 'Fai una domanda…',
+  send: 'Invia',
+  stop: 'Interrompi',
+  close: 'Chiudi',
+  newConversation: 'Nuova conversazione',
+  sources: 'Fonti',
+  citation: 'Fonte {n}: {title}',
+  you: 'Tu:',
+  assistant: 'Assistente:',
+  copy: 'Copia la risposta',
+  copyCode: 'Copia il codice',
+  copied: 'Copiato',
+  refusalContact: 'Prova una domanda sul contenuto di questa pagina, oppure {contact}.',
+  contact: 'contattaci',
+  refusalHint: 'Prova una domanda sul contenuto di questa pagina.',
+  readingSite: 'Lettura del sito… {loaded}/{total}',
+  loadingModel: 'Caricamento del modello… {percent}%',
+  retryIn: 'Riprova tra {seconds} s.',
+  loggingNotice: "Le domande che fai qui vengono salvate per migliorare l'assistenza di questo sito. Non condividere dati personali.",
+  feedbackUp: 'Utile',
+  feedbackDown: 'Non utile',
+  feedbackThanks: 'Grazie per il tuo parere.',
+  feedbackCommentLabel: 'Cosa mancava? (facoltativo)',
+  feedbackSend: 'Invia',
+  feedbackFailed: 'Non è stato possibile inviare il tuo parere.',
+  notSetUp: "L'assistente non è ancora configurato per questo sito, quindi non può rispondere qui.",
+};
+export default it;

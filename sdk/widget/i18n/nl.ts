@@ -1,0 +1,38 @@
+import type { WidgetStrings } from '../strings.js';
+
+/** Dutch UI strings (a lazy chunk). */
+const nl: WidgetStrings = {
+  launcher: 'Vraag over deze pagina',
+  title: 'Vraag over deze pagina',
+  titleSite: 'Vraag over deze site',
+  intro: 'Stel een vraag over deze pagina. De antwoorden komen uit de inhoud, met links naar de bronnen.',
+  suggestions: 'Voorgestelde vragen',
+  inputLabel: 'Uw vraag',
+  placeholder: 'Stel een vraag…',
+  send: 'Versturen',
+  stop: 'Stoppen',
+  close: 'Sluiten',
+  newConversation: 'Nieuw gesprek',
+  sources: 'Bronnen',
+  citation: 'Bron {n}: {title}',
+  you: 'U:',
+  assistant: 'Assistent:',
+  copy: 'Antwoord kopiëren',
+  copyCode: 'Code kopiëren',
+  copied: 'Gekopieerd',
+  refusalContact: 'Stel een vraag over de inhoud van deze pagina, of {contact}.',
+  contact: 'neem contact met ons op',
+  refusalHint: 'Stel een vraag over de inhoud van deze pagina.',
+  readingSite: 'Site wordt gelezen… {loaded}/{total}',
+  loadingModel: 'Model wordt geladen… {percent}%',
+  retryIn: 'Probeer het over {seconds} s opnieuw.',
+  loggingNotice: 'Vragen die u hier stelt worden bewaard om de hulp op deze site te verbeteren. Deel geen persoonlijke gegevens.',
+  feedbackUp: 'Nuttig',
+  feedbackDown: 'Niet nuttig',
+  feedbackThanks: 'Bedankt voor uw feedback.',
+  feedbackCommentLabel: 'Wat ontbrak er? (optioneel)',
+  feedbackSend: 'Versturen',
+  feedbackFailed: 'Uw feedback kon niet worden verstuurd.',
+  notSetUp: 'De assistent is nog niet ingesteld voor deze website en kan hier dus niet antwoorden.',
+};
+export default nl;

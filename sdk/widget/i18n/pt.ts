@@ -1,0 +1,38 @@
+import type { WidgetStrings } from '../strings.js';
+
+/** Portuguese UI strings (a lazy chunk). */
+const pt: WidgetStrings = {
+  launcher: 'Perguntar sobre esta página',
+  title: 'Perguntar sobre esta página',
+  titleSite: 'Perguntar sobre este site',
+  intro: 'Faça uma pergunta sobre esta página. As respostas vêm do seu conteúdo, com links para as fontes.',
+  suggestions: 'Perguntas sugeridas',
+  inputLabel: 'A sua pergunta',
+  placeholder: 'Faça uma pergunta…',
+  send: 'Enviar',
+  stop: 'Parar',
+  close: 'Fechar',
+  newConversation: 'Nova conversa',
+  sources: 'Fontes',
+  citation: 'Fonte {n}: {title}',
+  you: 'Você:',
+  assistant: 'Assistente:',
+  copy: 'Copiar resposta',
+  copyCode: 'Copiar código',
+  copied: 'Copiado',
+  refusalContact: 'Experimente uma pergunta sobre o conteúdo desta página, ou {contact}.',
+  contact: 'fale connosco',
+  refusalHint: 'Experimente uma pergunta sobre o conteúdo desta página.',
+  readingSite: 'A ler o site… {loaded}/{total}',
+  loadingModel: 'A carregar o modelo… {percent} %',
+  retryIn: 'Tente novamente dentro de {seconds} s.',
+  loggingNotice: 'As perguntas feitas aqui são guardadas para melhorar a ajuda deste site. Não partilhe dados pessoais.',
+  feedbackUp: 'Útil',
+  feedbackDown: 'Não é útil',
+  feedbackThanks: 'Obrigado pela sua opinião.',
+  feedbackCommentLabel: 'O que faltou? (opcional)',
+  feedbackSend: 'Enviar',
+  feedbackFailed: 'Não foi possível enviar a sua opinião.',
+  notSetUp: 'O assistente ainda não está configurado para este site, por isso não pode responder aqui.',
+};
+export default pt;
