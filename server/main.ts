@@ -20,7 +20,7 @@ try {
   }
   throw err;
 }
-const { logger, flushSync } = createProcessLogger(config.logLevel);
+const { logger, flush, flushSync } = createProcessLogger(config.logLevel);
 
 // Every line the process writes is one JSON object: Node's own warnings (multi-line on stderr by default) and
 // crashes go through the logger too.
@@ -80,6 +80,7 @@ const address = await server.listen(config.port, config.host);
     { port: address.port, host: config.host, database: platform.database.kind, startup_ms: Math.round(performance.now()) },
     `Kit API listening on http://${host}:${address.port}/v1`,
   );
+  flush(); // whoever waits for this line (a supervisor, a test) gets it now, not at the next flush tick
   // The banner is for the person at the terminal: stderr, so stdout stays one JSON object per line.
   if (config.demo.seed) process.stderr.write(`${startBanner(config, `http://${host}:${address.port}`, seed)}\n`);
 }

@@ -108,6 +108,15 @@ class WorkerPgliteClient extends (ClientPgLite as unknown as new (config: Knex.C
   }
 }
 
+/**
+ * The embedded database's worker behind a knex instance opened by {@link createKnexDatabase}, or null (PostgreSQL).
+ * For hot single statements: `queryAutocommit` queues them in the worker without holding the one knex session.
+ */
+export function embeddedWorkerOf(knex: Knex): PgliteWorkerClient | null {
+  const client = knex.client as unknown;
+  return client instanceof WorkerPgliteClient ? client.config.connection().worker : null;
+}
+
 function logWorkerEvent(logger: DatabaseLogger | undefined, event: PgliteWorkerEvent): void {
   if (!logger) return;
   if (event.kind === 'exited') logger.error({ exit_code: event.exitCode, failed_queries: event.pending }, 'embedded database thread stopped; restarting it');

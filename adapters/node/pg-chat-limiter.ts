@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { embeddedWorkerOf } from './knex-database.js';
 
 /** The limits one `/chat` admission is checked against (the organisation's plan). */
 export interface ChatAdmissionLimits {
@@ -159,21 +160,28 @@ const SWEEP_SQL = `with x as (
 type PgConnection = { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
 
 /**
- * Runs the hot-path statements. On PostgreSQL: straight on a pooled connection as NAMED prepared statements — the
- * server parses and plans each once per connection, and knex's per-query work is skipped. On PGlite: through knex.
+ * Runs the hot-path statements without knex's per-query work (query compilation, bindings, events, result mapping).
+ * On PostgreSQL: on a pooled connection as NAMED prepared statements — the server parses and plans each once per
+ * connection. On PGlite: queued straight in its worker thread (`queryAutocommit`), behind the statements already
+ * there, instead of waiting for the one knex session to come back between statements; never inside another caller's
+ * open transaction.
  */
 function createExecutor(knex: Knex): (name: string, sql: string, bindings: readonly unknown[]) => Promise<unknown[]> {
-  const isPg = (knex.client as { config?: { client?: unknown } }).config?.client === 'pg';
-  if (!isPg) return async (_name, sql, bindings) => ((await knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: unknown[] }).rows;
   const texts = new Map<string, string>();
-  const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
-  return async (name, sql, bindings) => {
+  const textOf = (name: string, sql: string): string => {
     let text = texts.get(name);
     if (text === undefined) {
       let n = 0;
       text = sql.replace(/\?/g, () => `$${++n}`);
       texts.set(name, text);
     }
+    return text;
+  };
+  const worker = embeddedWorkerOf(knex);
+  if (worker) return async (name, sql, bindings) => (await worker.queryAutocommit(textOf(name, sql), bindings)).rows;
+  const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
+  return async (name, sql, bindings) => {
+    const text = textOf(name, sql);
     const connection = await client.acquireConnection();
     try {
       return (await connection.query({ name, text, values: [...bindings] })).rows;

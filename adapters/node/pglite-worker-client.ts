@@ -49,6 +49,11 @@ function spawnWorker(init: PgliteWorkerInit): Worker {
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
+/** A statement that opens a transaction on the session (knex: `BEGIN;`, `BEGIN TRANSACTION ISOLATION LEVEL …`). */
+const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
+/** One that ends it (`ROLLBACK TO SAVEPOINT` does not). */
+const ENDS = /^\s*(commit|end|abort|rollback(?!\s+to\b))\b/i;
+
 /** Least time between two starts of a worker that keeps failing (a full disk, a removed directory). */
 const RESTART_BACKOFF_MS = 1_000;
 
@@ -74,6 +79,10 @@ export class PgliteWorkerClient {
   #closed = false;
   #starting = false;
   #lastStart = 0;
+  /** True between a session's BEGIN and its COMMIT/ROLLBACK: autocommit statements wait (they must not join it). */
+  #inTransaction = false;
+  /** Autocommit statements held while a transaction is open, posted right after it ends. */
+  #held: Array<() => void> = [];
 
   private constructor(options: PgliteWorkerOptions) {
     this.#options = options;
@@ -104,13 +113,50 @@ export class PgliteWorkerClient {
     return this.#ready;
   }
 
-  /** Runs one statement in the worker; rejects with the database's error (its `code`, `constraint`, … kept). */
+  /**
+   * Runs one statement of the knex session in the worker; rejects with the database's error (its `code`,
+   * `constraint`, … kept). Statements run one at a time, in the order posted.
+   */
   async query(sql: string, params: readonly unknown[] = [], options?: { rowMode?: 'array' | 'object' }): Promise<WireResults> {
+    await this.#whenReady();
+    const rowMode = options?.rowMode;
+    const message: ToWorker = { type: 'query', id: 0, sql, params: [...params], ...(rowMode ? { rowMode } : {}) };
+    // Posted synchronously with the transaction bookkeeping, so held autocommit statements follow the COMMIT.
+    if (BEGINS.test(sql)) {
+      this.#inTransaction = true;
+      const sent = this.#send(message) as Promise<WireResults>;
+      sent.catch(() => this.#endTransaction()); // a BEGIN that failed opened nothing
+      return sent;
+    }
+    const sent = this.#send(message) as Promise<WireResults>;
+    if (ENDS.test(sql)) this.#endTransaction();
+    return sent;
+  }
+
+  /**
+   * Runs one self-contained statement (its own implicit transaction) WITHOUT the knex session: it is posted at once,
+   * behind whatever the worker is running, so hot statements (the chat limiter's) queue in the worker instead of
+   * waiting for the session to come back to the server's thread between statements. While a session's transaction
+   * is open it waits for its end, so it never runs inside someone else's transaction — so never await one from
+   * inside a knex transaction on the same database (it would wait for itself).
+   */
+  async queryAutocommit(sql: string, params: readonly unknown[] = []): Promise<WireResults> {
+    await this.#whenReady();
+    const message: ToWorker = { type: 'query', id: 0, sql, params: [...params] };
+    if (!this.#inTransaction) return (await this.#send(message)) as WireResults;
+    return (await new Promise<unknown>((resolve, reject) => this.#held.push(() => this.#send(message).then(resolve, reject)))) as WireResults;
+  }
+
+  async #whenReady(): Promise<void> {
     if (this.#closed) throw new EmbeddedDatabaseUnavailableError('The embedded database is closed.');
     if (!this.#worker && !this.#starting) this.#restart();
     await this.#ready;
-    const rowMode = options?.rowMode;
-    return (await this.#send({ type: 'query', id: 0, sql, params: [...params], ...(rowMode ? { rowMode } : {}) })) as WireResults;
+  }
+
+  #endTransaction(): void {
+    this.#inTransaction = false;
+    const held = this.#held.splice(0);
+    for (const post of held) post();
   }
 
   /** Ends the worker thread abruptly, as a WASM trap would: for fault-injection tests and `npm run chaos`. */
@@ -210,6 +256,7 @@ export class PgliteWorkerClient {
   #onExit(exitCode: number): void {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
+    this.#endTransaction(); // the open transaction died with the thread: held statements go to the next one, or fail
     if (this.#closed) {
       for (const p of pending) p.resolve(null);
       return;

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { KitError } from '../../core/errors/index.js';
 import type { Tier } from '../../core/ports/account-store.port.js';
 import type { BillingPort, BillingWebhookOutcome, CheckoutRequest, CheckoutSession, PaidPlan } from '../../core/ports/billing.port.js';
@@ -22,15 +22,26 @@ export interface StripeBillingOptions {
 // canceled, unpaid, incomplete, incomplete_expired and paused fall back to free.
 const PAID_STATUSES = new Set(['active', 'trialing', 'past_due']);
 
+/**
+ * stripe-node is imported on the first billing call rather than at start: it is ~250 files, a noticeable part of a
+ * restart's module loading, and most servers (no STRIPE_SECRET_KEY, or no checkout since the start) never need it.
+ */
+function importStripe(): Promise<typeof Stripe> {
+  return import(/* webpackIgnore: true */ 'stripe').then((m: { default?: typeof Stripe }) => (m.default ?? m) as typeof Stripe);
+}
+
 /** Billing through Stripe Checkout (subscriptions) and Stripe webhooks. */
 export function createStripeBilling(options: StripeBillingOptions): BillingPort {
-  const stripe = new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...options.stripeConfig });
+  let loaded: Promise<{ readonly Stripe: typeof Stripe; readonly stripe: Stripe }> | null = null;
+  const client = () =>
+    (loaded ??= importStripe().then((Stripe) => ({ Stripe, stripe: new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...options.stripeConfig }) })));
   const planOfPrice = new Map<string, PaidPlan>(Object.entries(options.prices).map(([plan, price]) => [price, plan as PaidPlan]));
   const tolerance = options.webhookToleranceSeconds ?? 300;
 
   async function createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession> {
     const price = options.prices[request.plan];
     if (!price) throw new KitError('billing_unavailable', `No Stripe price is configured for the ${request.plan} plan.`);
+    const { Stripe, stripe } = await client();
     try {
       let customerId = request.customerId ?? null;
       if (!customerId) {
@@ -67,6 +78,7 @@ export function createStripeBilling(options: StripeBillingOptions): BillingPort 
 
   async function parseWebhook(rawBody: string | Uint8Array, signatureHeader: string | undefined): Promise<BillingWebhookOutcome> {
     if (!signatureHeader) return { ok: false, code: 'invalid_request', reason: 'The Stripe-Signature header is missing.' };
+    const { stripe } = await client();
     let event: Stripe.Event;
     try {
       const payload = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);

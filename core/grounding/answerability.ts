@@ -80,11 +80,14 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
 /**
  * A how-to's action is about the question's thing when one sentence holding the action, or the sentence next to
  * it, also holds another of the question's words: "connect" in a sentence about a TV and "Kinect" three sentences
- * later do not say how to connect a Kinect. (A question with no other word found on the page passes.)
+ * later do not say how to connect a Kinect. Words of the page's title are what every sentence of the page is about
+ * ("Cleaning — Rinse the fly…" on a page titled "Tent care guide" says how to clean a tent), so they need no
+ * sentence of their own. (A question with no other word left passes.)
  */
 function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[]): boolean {
+  const title = corpus.titleTerms[corpus.passages[p]!.page]!;
   const others: number[] = [];
-  for (const c of content) if (c.id !== undefined && c.id !== action) others.push(c.id);
+  for (const c of content) if (c.id !== undefined && c.id !== action && !title.includes(c.id)) others.push(c.id);
   if (others.length === 0) return true;
   const from = corpus.passages[p]!.firstSentence;
   const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { createKnexDatabase, type KnexDatabase } from '../../../adapters/node/knex-database.js';
+import { createKnexDatabase, embeddedWorkerOf, type KnexDatabase } from '../../../adapters/node/knex-database.js';
 import { isDatabaseUnavailable, isUniqueViolation } from '../../../adapters/node/pg-errors.js';
 
 /** The longest gap between ticks of a 5 ms interval while `work` runs, and how long `work` took. */
@@ -81,6 +81,26 @@ describe('createKnexDatabase (embedded PGlite in a worker thread)', function () 
     );
     const names = (await db.knex('items').where('name', 'like', 'tx-%').pluck('name')) as string[];
     expect(names).to.have.length(20);
+  });
+
+  it('queues autocommit statements in the worker without the session, never inside an open transaction', async () => {
+    const worker = embeddedWorkerOf(db.knex)!;
+    expect(worker).to.equal(db.embedded);
+    let autocommitDone = false;
+    let autocommit: Promise<unknown> | undefined;
+    await db.knex.transaction(async (trx) => {
+      await trx('items').insert({ id: 30, name: 'inside' });
+      // Sent while the transaction is open: it must wait for the end, not join it (and be rolled back with it).
+      autocommit = worker.queryAutocommit("insert into items (id, name) values ($1, 'autocommit')", [31]).then(() => (autocommitDone = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(autocommitDone, 'ran inside the open transaction').to.equal(false);
+      await trx.rollback();
+    }).catch(() => undefined);
+    await autocommit;
+    expect(await db.knex('items').whereIn('id', [30, 31]).pluck('name')).to.deep.equal(['autocommit']);
+    // Outside a transaction many are in the worker's queue at once, interleaved with the session's queries.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? worker.queryAutocommit('insert into items (id, name) values ($1, $2)', [40 + i, `ac-${i}`]) : db.knex('items').insert({ id: 40 + i, name: `ac-${i}` }))));
+    expect(Number((await db.knex('items').where('name', 'like', 'ac-%').count('* as n'))[0]!.n)).to.equal(20);
   });
 
   it('when the thread dies: pending queries fail as unavailable, an open transaction is lost, and the database comes back with its committed data', async () => {

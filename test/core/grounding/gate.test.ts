@@ -115,6 +115,19 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'How do I connect the Kinect sensor?', { actionInSentence: false }).grounded).to.equal(true);
   });
 
+  it("answers a how-to whose thing is the page's title, under a heading that names only the action", () => {
+    const text = [
+      'A well cared-for Ridgeline tent lasts ten years or more. Most damage comes from storing a tent wet.',
+      'Drying and storage\n\nPitch it or hang it indoors until every seam is dry. Store it loosely in the cotton sack.',
+      'Cleaning\n\nRinse the fly with lukewarm water and a sponge. Do not use detergent or a washing machine.',
+      'Zippers\n\nIf a zipper slider stops closing, squeeze the slider gently with pliers.',
+    ].join('\n\n');
+    const corpus = buildCorpus([{ url: 'https://shop.example/tent-care', title: 'Tent care guide', text }]);
+    expect(checkGrounding(corpus, 'How do I clean my tent?')).to.include({ grounded: true, reason: 'matched' });
+    // The title's word does not stand in for one the page never puts beside the action.
+    expect(checkGrounding(corpus, 'How do I clean my stove?').grounded).to.equal(false);
+  });
+
   it('passes questions about what the page argues or teaches, or what happens in it, in a visitor\'s words', () => {
     const fable = buildCorpus([{ url: 'https://fables.example/fox', title: 'The Fox and the Grapes', text:
       'A hungry fox saw some fine bunches of grapes hanging from a vine high on a tree. He jumped again and again, but could not reach them.\n\n' +
