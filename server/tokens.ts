@@ -28,6 +28,12 @@ import type { BillingService } from './services/billing-service.js';
 import type { ChatService } from './services/chat-service.js';
 import type { DemoSite } from './demo/demo-site.js';
 import type { SessionTokens } from './services/session-tokens.js';
+import type { BrowserSessionStorePort } from '../core/ports/browser-session-store.port.js';
+import type { MailerPort } from '../core/ports/mailer.port.js';
+import type { PasswordResetStorePort } from '../core/ports/password-reset-store.port.js';
+import type { BrowserSessionService } from './services/browser-session-service.js';
+import type { ConsoleAccountService } from './services/console-account-service.js';
+import type { ConsoleSite } from './console/console-site.js';
 
 /** Server-wide secrets kept in the database (generated on first start), shared by every replica. */
 export interface PlatformSecrets {
@@ -77,6 +83,13 @@ export interface Services {
   BillingStore: BillingStore;
   BillingService: BillingService;
   DemoSite: DemoSite;
+  /** The console (issue 14): browser sessions, password resets, email, the app's files. */
+  BrowserSessionStore: BrowserSessionStorePort;
+  BrowserSessions: BrowserSessionService;
+  PasswordResetStore: PasswordResetStorePort;
+  Mailer: MailerPort;
+  ConsoleAccounts: ConsoleAccountService;
+  ConsoleSite: ConsoleSite;
   /** Multi-bound: each area binds one array of routes; createApp mounts them all. */
   Routes: readonly Route[];
   /** Multi-bound. */
@@ -115,6 +128,12 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = Object.freeze(
   BillingStore: Symbol.for('kit.BillingStore'),
   BillingService: Symbol.for('kit.BillingService'),
   DemoSite: Symbol.for('kit.DemoSite'),
+  BrowserSessionStore: Symbol.for('kit.BrowserSessionStore'),
+  BrowserSessions: Symbol.for('kit.BrowserSessions'),
+  PasswordResetStore: Symbol.for('kit.PasswordResetStore'),
+  Mailer: Symbol.for('kit.Mailer'),
+  ConsoleAccounts: Symbol.for('kit.ConsoleAccounts'),
+  ConsoleSite: Symbol.for('kit.ConsoleSite'),
   Routes: Symbol.for('kit.Routes'),
   ShutdownHooks: Symbol.for('kit.ShutdownHooks'),
 });

@@ -65,6 +65,16 @@ export function createStripeBilling(options: StripeBillingOptions): BillingPort 
     }
   }
 
+  async function createPortalSession(request: { customerId: string; returnUrl: string }): Promise<{ url: string }> {
+    try {
+      const session = await stripe.billingPortal.sessions.create({ customer: request.customerId, return_url: request.returnUrl });
+      return { url: session.url };
+    } catch (err) {
+      const type = err instanceof Stripe.errors.StripeError ? err.type : 'unknown';
+      throw new KitError('billing_unavailable', 'Stripe could not open the customer portal.', { details: { stripe_error: type }, cause: err });
+    }
+  }
+
   async function parseWebhook(rawBody: string | Uint8Array, signatureHeader: string | undefined): Promise<BillingWebhookOutcome> {
     if (!signatureHeader) return { ok: false, code: 'invalid_request', reason: 'The Stripe-Signature header is missing.' };
     let event: Stripe.Event;
@@ -106,7 +116,7 @@ export function createStripeBilling(options: StripeBillingOptions): BillingPort 
     }
   }
 
-  return { createCheckoutSession, parseWebhook };
+  return { createCheckoutSession, createPortalSession, parseWebhook };
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {
