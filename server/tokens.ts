@@ -34,6 +34,7 @@ import type { PasswordResetStorePort } from '../core/ports/password-reset-store.
 import type { BrowserSessionService } from './services/browser-session-service.js';
 import type { ConsoleAccountService } from './services/console-account-service.js';
 import type { ConsoleSite } from './console/console-site.js';
+import type { PreviewGrants } from './services/preview-grants.js';
 
 /** Server-wide secrets kept in the database (generated on first start), shared by every replica. */
 export interface PlatformSecrets {
@@ -90,6 +91,7 @@ export interface Services {
   Mailer: MailerPort;
   ConsoleAccounts: ConsoleAccountService;
   ConsoleSite: ConsoleSite;
+  PreviewGrants: PreviewGrants;
   /** Multi-bound: each area binds one array of routes; createApp mounts them all. */
   Routes: readonly Route[];
   /** Multi-bound. */
@@ -134,6 +136,7 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = Object.freeze(
   Mailer: Symbol.for('kit.Mailer'),
   ConsoleAccounts: Symbol.for('kit.ConsoleAccounts'),
   ConsoleSite: Symbol.for('kit.ConsoleSite'),
+  PreviewGrants: Symbol.for('kit.PreviewGrants'),
   Routes: Symbol.for('kit.Routes'),
   ShutdownHooks: Symbol.for('kit.ShutdownHooks'),
 });

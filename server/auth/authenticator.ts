@@ -7,11 +7,12 @@ import { ipAllowed } from '../keys/ip-allowlist.js';
 import { originAllowed } from '../keys/origin-policy.js';
 import type { BrowserSessionService } from '../services/browser-session-service.js';
 import type { KeyVerifier } from '../services/key-verifier.js';
+import type { PreviewGrants } from '../services/preview-grants.js';
 import { TOKENS, type Clock } from '../tokens.js';
 import type { AuthRequirement, KeyAuth, MemberAuth } from './auth-context.js';
 import { can } from './permissions.js';
 import { requireBrowserSession } from './browser-auth.js';
-import { readSessionCookie } from './session-cookie.js';
+import { ownOrigin, readSessionCookie } from './session-cookie.js';
 
 const KEY_LIKE = /^kit_/;
 
@@ -38,6 +39,7 @@ export class Authenticator {
     @inject(TOKENS.AccountStore) private readonly accounts: AccountStorePort,
     @inject(TOKENS.KeyVerifier) private readonly keys: KeyVerifier,
     @inject(TOKENS.BrowserSessions) private readonly browserSessions: BrowserSessionService,
+    @inject(TOKENS.PreviewGrants) private readonly previewGrants: PreviewGrants,
     @inject(TOKENS.Config) private readonly config: { readonly console: { readonly publicUrl: string | null } },
   ) {}
 
@@ -65,6 +67,9 @@ export class Authenticator {
     if (key.keyKind === 'publishable') {
       // Browsers always send Origin on cross-origin requests; a request without one is not a browser on another site.
       const origin = ctx.get('origin');
+      const preview = ctx.get('kit-preview');
+      // The console's live preview: Kit's own pages with a member's grant for this key (services/preview-grants.ts).
+      if (preview !== '' && (origin === '' || origin === ownOrigin(ctx)) && this.previewGrants.verify(preview, key.keyId)) return key;
       if (origin !== '') {
         ctx.vary('Origin');
         if (!originAllowed(key.allowedOrigins, origin)) {

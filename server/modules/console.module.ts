@@ -11,7 +11,9 @@ import type { ServerConfig } from '../config.js';
 import { ConsoleSite } from '../console/console-site.js';
 import { membershipRoutes } from '../routes/membership.routes.js';
 import { passwordRoutes } from '../routes/password.routes.js';
+import { previewRoutes } from '../routes/preview.routes.js';
 import { sessionRoutes } from '../routes/session.routes.js';
+import { PreviewGrants } from '../services/preview-grants.js';
 import { BrowserSessionService } from '../services/browser-session-service.js';
 import { ConsoleAccountService } from '../services/console-account-service.js';
 import { TOKENS } from '../tokens.js';
@@ -39,13 +41,15 @@ export const consoleModule = new ContainerModule(({ bind }) => {
   bind(TOKENS.BrowserSessions).to(BrowserSessionService);
   bind(TOKENS.ConsoleAccounts).to(ConsoleAccountService);
   bind(TOKENS.ConsoleSite).to(ConsoleSite);
+  bind(TOKENS.PreviewGrants).to(PreviewGrants);
   bind(TOKENS.Routes).toResolvedValue(
-    (service: ConsoleAccountService, sessions: BrowserSessionService, config: ServerConfig) => [
+    (service: ConsoleAccountService, sessions: BrowserSessionService, config: ServerConfig, grants: PreviewGrants) => [
       ...sessionRoutes(service, sessions, config),
       ...passwordRoutes(service, config),
       ...membershipRoutes(service),
+      ...previewRoutes(grants),
     ],
-    [TOKENS.ConsoleAccounts, TOKENS.BrowserSessions, TOKENS.Config],
+    [TOKENS.ConsoleAccounts, TOKENS.BrowserSessions, TOKENS.Config, TOKENS.PreviewGrants],
   );
   bind(TOKENS.ShutdownHooks).toResolvedValue((mailer: MailerPort) => () => mailer.close(), [TOKENS.Mailer]);
 });
