@@ -212,7 +212,9 @@ export function createPgAccountStore(knex: Knex): AccountStorePort {
     },
 
     async revokeInvitation(orgId, invitationId) {
-      return (await knex('invitations').where({ org_id: orgId, id: invitationId }).whereNull('accepted_at').delete()) > 0;
+      // `returning` rather than the affected-row count, which knex-pglite does not report for deletes.
+      const deleted = await knex('invitations').where({ org_id: orgId, id: invitationId }).whereNull('accepted_at').delete().returning('id');
+      return deleted.length > 0;
     },
   };
 }

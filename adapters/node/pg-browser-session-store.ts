@@ -35,14 +35,15 @@ export function createPgBrowserSessionStore(knex: Knex): BrowserSessionStorePort
     async switchOrganization(tokenHash, orgId) {
       await knex('browser_sessions').where({ token_hash: tokenHash }).update({ org_id: orgId });
     },
+    // Counts come from `returning`: knex-pglite does not report affected rows for deletes.
     async revoke(tokenHash) {
-      return (await knex('browser_sessions').where({ token_hash: tokenHash }).delete()) > 0;
+      return (await knex('browser_sessions').where({ token_hash: tokenHash }).delete().returning('token_hash')).length > 0;
     },
     async revokeAllOfUser(userId) {
-      return knex('browser_sessions').where({ user_id: userId }).delete();
+      return (await knex('browser_sessions').where({ user_id: userId }).delete().returning('token_hash')).length;
     },
     async purgeExpired(now, idleSince) {
-      return knex('browser_sessions').where('expires_at', '<=', now).orWhere('last_seen_at', '<', idleSince).delete();
+      return (await knex('browser_sessions').where('expires_at', '<=', now).orWhere('last_seen_at', '<', idleSince).delete().returning('token_hash')).length;
     },
   };
 }

@@ -21,7 +21,7 @@ export function createPgPasswordResetStore(knex: Knex): PasswordResetStorePort {
         if (!userId) return fail('invalid' as const, 'The reset link is unknown, already used or expired.');
         await trx('users').where({ id: userId }).update({ password_hash: passwordHash });
         await trx('password_resets').where({ user_id: userId }).whereNull('used_at').update({ used_at: now });
-        const sessionsRevoked = await trx('browser_sessions').where({ user_id: userId }).delete();
+        const sessionsRevoked = (await trx('browser_sessions').where({ user_id: userId }).delete().returning('token_hash')).length;
         return ok({ userId, sessionsRevoked });
       });
     },
