@@ -1,6 +1,7 @@
 import type { KitConfig } from '../core/config/index.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
+import type { PlatformAssistant } from '../adapters/remote/platform-client.js';
 
 /**
  * What a host may plug into Kit.init's second argument. The browser extension routes Platform API calls through
@@ -35,6 +36,10 @@ export interface ContextSnapshot {
 /** The heavy part of an instance, loaded as a lazy chunk: context, redaction, grounding, engines. */
 export interface Assistant {
   readonly ready: KitEvents['ready'];
+  /** The site owner's settings from `/config` (issue 13); null without them (service unreachable, older server). */
+  readonly settings: PlatformAssistant | null;
+  /** Thumbs on an answer (`Answer.id`); the comment is kept only while the owner logs questions. */
+  feedback(messageId: string, rating: 'up' | 'down', comment?: string): Promise<{ commentStored: boolean }>;
   ask(question: string, history: readonly ChatTurn[], options: { signal: AbortSignal; onToken(text: string): void }): Promise<Answer>;
   destroy(): void;
 }

@@ -6,6 +6,7 @@ import { createEmitter } from './emitter.js';
 import type { Answer, AskOptions, KitEvents, KitInstance } from './types.js';
 import { createWidget, type Widget } from './widget/index.js';
 import { resolveStrings } from './widget/strings.js';
+import { DEFAULT_LOGGING_NOTICE } from './widget/logging-notice.js';
 
 /** Upper bound of a question's length before anything else runs; the server enforces its plan limit again. */
 export const MAX_QUESTION_CHARS = 4_000;
@@ -72,6 +73,8 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       if (destroyed) { a.destroy(); throw destroyedError(); }
       started = a;
       widget?.setStatus('');
+      const logging = a.settings?.logging;
+      if (logging && logging.mode !== 'off') widget?.setNotice?.(logging.notice ?? DEFAULT_LOGGING_NOTICE);
       emitter.emit('ready', a.ready);
       return a;
     });
@@ -104,7 +107,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     const view = widget?.startAnswer();
     let partial = '';
     try {
-      const answer = await a.ask(question, history.slice(-MAX_HISTORY_TURNS), {
+      const answer: Answer = await a.ask(question, history.slice(-MAX_HISTORY_TURNS), {
         signal: controller.signal,
         onToken: (text) => { partial += text; view?.append(text); emitter.emit('token', { text }); },
       }).catch((err) => {
@@ -115,8 +118,12 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       if (answer.refused) view?.refuse(answer.text);
       else view?.setCitations(answer.citations);
       view?.done();
+      if (answer.id && answer.text) {
+        const id = answer.id;
+        view?.offerFeedback?.((rating, comment) => instance.feedback(id, rating, comment ? { comment } : {}), { allowComment: (a.settings?.logging.mode ?? 'off') !== 'off' });
+      }
       history.push({ role: 'user', content: question }, { role: 'assistant', content: answer.text });
-      emitter.emit('message', { role: 'assistant', text: answer.text, citations: answer.citations, refused: answer.refused });
+      emitter.emit('message', { role: 'assistant', text: answer.text, citations: answer.citations, refused: answer.refused, ...(answer.id ? { id: answer.id } : {}) });
       return answer;
     } catch (err) {
       const e = toError(err);
@@ -144,6 +151,17 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
         if (!destroyed) report(e);
         throw e;
       });
+    },
+    async feedback(messageId: string, rating: 'up' | 'down', options: { comment?: string } = {}): Promise<{ commentStored: boolean }> {
+      if (destroyed) throw destroyedError();
+      if (typeof messageId !== 'string' || !/^(req|msg)_[0-9A-Za-z]{8,64}$/.test(messageId)) throw new KitError('invalid_request', 'feedback(messageId): pass the id of an answer (answer.id).');
+      if (rating !== 'up' && rating !== 'down') throw new KitError('invalid_request', "feedback(messageId, rating): rating must be 'up' or 'down'.");
+      const a = await assistant;
+      try {
+        return await a.feedback(messageId, rating, options.comment?.trim().slice(0, 500) || undefined);
+      } catch (err) {
+        throw toError(err);
+      }
     },
     open() { if (!destroyed) widget?.open(); },
     close() { if (!destroyed) widget?.close(); },

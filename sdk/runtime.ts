@@ -19,6 +19,8 @@ import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
 import { createPlatformClient, type PlatformClient, type PlatformConfig } from '../adapters/remote/platform-client.js';
 import { createRemoteInference, type RemoteInferencePort } from '../adapters/remote/remote-inference.js';
 import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
+import { DEFAULT_REFUSAL_MESSAGE } from '../core/config/defaults.js';
+import { createQuestionReporter } from './insights.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
 
 /** Passages sent with a question: enough to hold an answer and its context, small enough for a local model. */
@@ -67,24 +69,57 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   let context = await load(signal);
   const [plan, device] = await Promise.all([planPromise, devicePromise]);
 
-  const engine = await chooseEngine(config, host, plan, device, client, emit, signal);
+  // The owner's log (issue 13): one conversation per instance; the service logs remote answers, the beacon the rest.
+  const reporter = createQuestionReporter({ client, apiKey: config.apiKey, plan });
+  signal.addEventListener('abort', () => reporter.destroy(), { once: true });
+  const settings = plan?.assistant ?? null;
+  // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default.
+  const refusalText = config.refusalMessage === DEFAULT_REFUSAL_MESSAGE && settings?.refusal_message ? settings.refusal_message : config.refusalMessage;
+  const engine = await chooseEngine(config, host, plan, device, client, emit, signal, () => ({ pageUrl: pageUrl(), conversationId: reporter.conversationId }));
   const mode = engine.kind === 'remote' ? 'remote' : 'local';
 
+  const logMode = engine.kind === 'remote' ? 'remote' : engine.kind === 'extractive' ? 'extractive' : 'local';
   const assistant: Assistant = {
     ready: { mode, model: engine.port.model, context: context.stats },
+    settings,
     async ask(question, history, { signal: askSignal, onToken }) {
+      const askedAt = new Date();
+      const started = Date.now();
+      const report = (answer: Answer | null, error?: unknown): void => {
+        // Remote answers are logged by the service; only what it never saw is reported from here.
+        if (answer && answer.id?.startsWith('req_')) return;
+        if (!answer && engine.kind === 'remote') return;
+        reporter.report({
+          messageId: answer?.id ?? reporter.newMessageId(), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
+          mode: logMode, model: engine.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : 'answered',
+          ...(error && isKitError(error) ? { errorCode: error.code } : {}), askedAt, latencyMs: Date.now() - started, pageUrl: pageUrl(),
+        });
+      };
       // SPA navigation: the live page changed since it was read; read it again before answering.
       if (config.context.scope === 'page' && pageUrl() !== context.url) context = await load(askSignal);
       if (config.grounding) {
         // A question in another language than the page: its own stopwords must not count as content words.
         await loadLanguageOf(question, context.retriever.corpus.language).catch(() => false);
         const verdict = checkGrounding(context.retriever.corpus, question, { minMatches: config.groundingMinMatches });
-        if (!verdict.grounded) return { text: config.refusalMessage, citations: [], refused: true, mode, model: engine.port.model };
+        if (!verdict.grounded) {
+          const refusal: Answer = { id: reporter.newMessageId(), text: refusalText, citations: [], refused: true, mode, model: engine.port.model };
+          report(refusal);
+          return refusal;
+        }
       }
       const sources = selectSources(context, question, plan?.limits.max_context_chars);
-      return runEngine(engine, mode, { question, history, sources, signal: askSignal }, onToken, config.refusalMessage);
+      try {
+        const answer = await runEngine(engine, mode, { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
+        const withId: Answer = answer.id ? answer : { ...answer, id: reporter.newMessageId() };
+        report(withId);
+        return withId;
+      } catch (err) {
+        if (!askSignal.aborted) report(null, err);
+        throw err;
+      }
     },
-    destroy() { client.destroy(); },
+    feedback: (messageId, rating, comment) => reporter.feedback(messageId, rating, comment),
+    destroy() { reporter.destroy(); client.destroy(); },
   };
   return assistant;
 };
@@ -149,7 +184,7 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   return { url, pages, redacted, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
 }
 
-async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, device: DeviceProfile, client: PlatformClient, emit: Emit, signal: AbortSignal): Promise<Engine> {
+async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, device: DeviceProfile, client: PlatformClient, emit: Emit, signal: AbortSignal, logContext: () => { pageUrl: string; conversationId: string }): Promise<Engine> {
   const remoteAllowed = plan !== null && plan.mode !== 'local';
   // Core's extractive engine is the last resort (no model, no network): loaded only when it is needed.
   const extractive = async (reason: string): Promise<Engine> => {
@@ -159,7 +194,7 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
     return { kind: 'extractive', port };
   };
   const remote = (reason: string): Engine => {
-    const port = createRemoteInference(client);
+    const port = createRemoteInference(client, { context: logContext });
     emit('mode', { mode: 'remote', model: port.model, reason });
     return { kind: 'remote', port };
   };
@@ -209,13 +244,16 @@ function selectSources(context: Context, question: string, planMaxChars: number 
   return out;
 }
 
-async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal }, onToken: (text: string) => void, refusal: string): Promise<Answer> {
+async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal; instructions: string | null }, onToken: (text: string) => void, refusal: string): Promise<Answer> {
   let text = '';
+  let id: string | undefined;
   const citations: Citation[] = [];
   let refused = false;
-  for await (const event of engine.port.answer(request) as AsyncIterable<{ type: string; text?: string; index?: number; message?: string }>) {
+  for await (const event of engine.port.answer(request) as AsyncIterable<{ type: string; text?: string; index?: number; message?: string; requestId?: string }>) {
     if (request.signal.aborted) break;
-    if (event.type === 'delta' && event.text) {
+    if (event.type === 'start' && event.requestId) {
+      id = event.requestId;
+    } else if (event.type === 'delta' && event.text) {
       text += event.text;
       onToken(event.text);
     } else if (event.type === 'citation' && event.index) {
@@ -226,7 +264,8 @@ async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { qu
     }
   }
   if (request.signal.aborted) throw request.signal.reason ?? new KitError('network_error', 'Stopped.');
-  return refused ? { text: refusal, citations: [], refused: true, mode, model: engine.port.model } : { text, citations, refused: false, mode, model: engine.port.model };
+  const ids = id ? { id } : {};
+  return refused ? { ...ids, text: refusal, citations: [], refused: true, mode, model: engine.port.model } : { ...ids, text, citations, refused: false, mode, model: engine.port.model };
 }
 
 function toEvent(err: unknown): KitEvents['error'] {

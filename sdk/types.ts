@@ -4,6 +4,8 @@ import type { ModelSize } from '../core/config/index.js';
 
 /** What `ask()` resolves to (CONTRACT §8). `model` is a WebLLM model id, the service's model, or 'extractive'. */
 export interface Answer {
+  /** The answer's id, for `feedback()`: the service's request id (`req_…`) or, for answers made here, `msg_…`. */
+  readonly id?: string;
   readonly text: string;
   readonly citations: readonly Citation[];
   readonly refused: boolean;
@@ -27,7 +29,8 @@ export type KitEvents = {
   open: Record<string, never>;
   close: Record<string, never>;
   token: { text: string };
-  message: { role: 'user' | 'assistant'; text: string; citations: readonly Citation[]; refused: boolean };
+  /** Assistant messages carry `id` (pass it to `feedback()`). */
+  message: { role: 'user' | 'assistant'; text: string; citations: readonly Citation[]; refused: boolean; id?: string };
   progress: { phase: 'crawl' | 'model'; loaded: number; total: number };
   mode: ModeEvent;
   /** `retryAfterSeconds` comes with `rate_limited` and `quota_exceeded` when the service said when to retry. */
@@ -44,6 +47,11 @@ export interface KitInstance {
   open(): void;
   close(): void;
   on<K extends keyof KitEvents>(event: K, fn: (payload: KitEvents[K]) => void): () => void;
+  /**
+   * The visitor's thumbs on an answer (`answer.id`), with an optional comment (≤ 500 characters) that the service keeps
+   * only while the site owner logs questions. Rejects with a KitError (e.g. `rate_limited`, `network_error`).
+   */
+  feedback(messageId: string, rating: 'up' | 'down', options?: { comment?: string }): Promise<{ commentStored: boolean }>;
   destroy(): void;
 }
 

@@ -63,6 +63,21 @@ export interface ServerConfig {
   readonly shutdownGraceMs: number;
   /** NODE_ENV as read at start (a bundler may inline `process.env.NODE_ENV`; this value is the real one). */
   readonly nodeEnv: string | null;
+  /** Assistant settings, the question log, feedback and retention (issue 13; docs/privacy.md). */
+  readonly insights: {
+    /** How long resolved assistant and logging settings are served from memory (ms); default 5000. */
+    readonly settingsCacheTtlMs: number;
+    /** How often logged questions are written in one batch (ms); default 500. */
+    readonly logFlushMs: number;
+    /** Questions waiting to be written at most; past it the oldest are dropped (and counted in the log); default 10000. */
+    readonly logQueueMax: number;
+    /** How often the retention purge runs, across all replicas (minutes); default 60. */
+    readonly purgeIntervalMinutes: number;
+    /** Feedback posts per browser session per minute; default 10. */
+    readonly feedbackPerSessionPerMinute: number;
+    /** Beacons per browser session per minute; default 20. */
+    readonly beaconsPerSessionPerMinute: number;
+  };
   /** The demo organisation seeded on a fresh database, and where the SDK bundle and demo site are served from. */
   readonly demo: { readonly seed: boolean; readonly sdkDir: string; readonly siteDir: string };
   /** `KIT_DATA_DIR` resolved (the embedded database, and the development mail outbox under it). */
@@ -95,6 +110,8 @@ export const CONFIG_VARIABLES = Object.freeze([
   'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KIT_STRIPE_PRICE_PRO', 'KIT_STRIPE_PRICE_BUSINESS', 'KIT_STRIPE_API_BASE',
   'KIT_TURNSTILE_VERIFY_URL', 'KIT_ALTCHA_MAX_NUMBER', 'KIT_ALTCHA_TTL_SECONDS', 'KIT_REDACT_SOURCES', 'KIT_PLAN_LIMITS',
   'KIT_SSE_KEEPALIVE_MS', 'KIT_SHUTDOWN_GRACE_MS', 'KIT_DEMO', 'KIT_SDK_DIR', 'KIT_DEMO_DIR', 'NODE_ENV',
+  'KIT_SETTINGS_CACHE_TTL_MS', 'KIT_QUESTION_LOG_FLUSH_MS', 'KIT_QUESTION_LOG_QUEUE_MAX', 'KIT_PURGE_INTERVAL_MINUTES',
+  'KIT_FEEDBACK_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_SESSION_PER_MINUTE',
   'KIT_CONSOLE_DIR', 'KIT_PUBLIC_URL', 'KIT_CONSOLE_SESSION_IDLE_SECONDS', 'KIT_CONSOLE_SESSION_MAX_SECONDS',
   'KIT_PASSWORD_RESET_TTL_SECONDS', 'KIT_PASSWORD_RESETS_PER_IP_PER_HOUR', 'KIT_SMTP_URL', 'KIT_MAIL_FROM',
 ] as const);
@@ -215,6 +232,12 @@ const EnvSchema = z.object({
   KIT_SDK_DIR: z.preprocess(blankToUndefined, z.string().default('./dist/sdk')),
   KIT_DEMO_DIR: z.preprocess(blankToUndefined, z.string().default('./demo')),
   NODE_ENV: optionalText,
+  KIT_SETTINGS_CACHE_TTL_MS: int(0, 60_000, 5_000),
+  KIT_QUESTION_LOG_FLUSH_MS: int(10, 60_000, 500),
+  KIT_QUESTION_LOG_QUEUE_MAX: int(100, 1_000_000, 10_000),
+  KIT_PURGE_INTERVAL_MINUTES: int(1, 1_440, 60),
+  KIT_FEEDBACK_PER_SESSION_PER_MINUTE: int(1, 1_000, 10),
+  KIT_BEACONS_PER_SESSION_PER_MINUTE: int(1, 1_000, 20),
   KIT_CONSOLE_DIR: z.preprocess(blankToUndefined, z.string().default('./dist/console')),
   KIT_PUBLIC_URL: z.preprocess(
     blankToUndefined,
@@ -301,6 +324,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     sseKeepAliveMs: e.KIT_SSE_KEEPALIVE_MS,
     shutdownGraceMs: e.KIT_SHUTDOWN_GRACE_MS,
     nodeEnv: e.NODE_ENV ?? null,
+    insights: {
+      settingsCacheTtlMs: e.KIT_SETTINGS_CACHE_TTL_MS,
+      logFlushMs: e.KIT_QUESTION_LOG_FLUSH_MS,
+      logQueueMax: e.KIT_QUESTION_LOG_QUEUE_MAX,
+      purgeIntervalMinutes: e.KIT_PURGE_INTERVAL_MINUTES,
+      feedbackPerSessionPerMinute: e.KIT_FEEDBACK_PER_SESSION_PER_MINUTE,
+      beaconsPerSessionPerMinute: e.KIT_BEACONS_PER_SESSION_PER_MINUTE,
+    },
     demo: { seed: e.KIT_DEMO, sdkDir: resolve(cwd, e.KIT_SDK_DIR), siteDir: resolve(cwd, e.KIT_DEMO_DIR) },
     dataDir: resolve(cwd, e.KIT_DATA_DIR),
     console: {

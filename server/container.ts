@@ -8,12 +8,13 @@ import { demoModule } from './modules/demo.module.js';
 import { infrastructureModule, type InfrastructureDeps } from './modules/infrastructure.module.js';
 import { keysModule } from './modules/keys.module.js';
 import { usageModule } from './modules/usage.module.js';
+import { insightsModule } from './modules/insights.module.js';
 
 /**
  * The feature modules. Chat comes first because shutdown hooks run in binding order: in-flight streams drain
  * (and write their usage rows) before key last-use times are flushed and the database closes.
  */
-export const FEATURE_MODULES: readonly ContainerModule[] = Object.freeze([chatModule, accountsModule, keysModule, usageModule, billingModule, demoModule, consoleModule]);
+export const FEATURE_MODULES: readonly ContainerModule[] = Object.freeze([chatModule, accountsModule, keysModule, usageModule, billingModule, insightsModule, demoModule, consoleModule]);
 
 /**
  * The server's composition root: one singleton container with the infrastructure, every feature module and

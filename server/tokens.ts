@@ -28,6 +28,15 @@ import type { BillingService } from './services/billing-service.js';
 import type { ChatService } from './services/chat-service.js';
 import type { DemoSite } from './demo/demo-site.js';
 import type { SessionTokens } from './services/session-tokens.js';
+import type { AssistantSettingsStorePort } from '../core/ports/assistant-settings.port.js';
+import type { JobSchedulePort } from '../core/ports/job-schedule.port.js';
+import type { OrgExportPort } from '../core/ports/org-export.port.js';
+import type { QuestionLogPort } from '../core/ports/question-log.port.js';
+import type { AssistantSettingsService } from './services/assistant-settings-service.js';
+import type { InsightsService } from './services/insights-service.js';
+import type { QuestionLogService } from './services/question-log-service.js';
+import type { RetentionJob } from './services/retention-job.js';
+import type { VisitorInsightsService } from './services/visitor-insights-service.js';
 import type { BrowserSessionStorePort } from '../core/ports/browser-session-store.port.js';
 import type { MailerPort } from '../core/ports/mailer.port.js';
 import type { PasswordResetStorePort } from '../core/ports/password-reset-store.port.js';
@@ -84,6 +93,16 @@ export interface Services {
   BillingStore: BillingStore;
   BillingService: BillingService;
   DemoSite: DemoSite;
+  // Issue 13: settings, question log, feedback, insights, retention, export.
+  AssistantSettingsStore: AssistantSettingsStorePort;
+  QuestionLogStore: QuestionLogPort;
+  JobSchedule: JobSchedulePort;
+  OrgExport: OrgExportPort;
+  AssistantSettingsService: AssistantSettingsService;
+  QuestionLogService: QuestionLogService;
+  VisitorInsightsService: VisitorInsightsService;
+  InsightsService: InsightsService;
+  RetentionJob: RetentionJob;
   /** The console (issue 14): browser sessions, password resets, email, the app's files. */
   BrowserSessionStore: BrowserSessionStorePort;
   BrowserSessions: BrowserSessionService;
@@ -130,6 +149,15 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = Object.freeze(
   BillingStore: Symbol.for('kit.BillingStore'),
   BillingService: Symbol.for('kit.BillingService'),
   DemoSite: Symbol.for('kit.DemoSite'),
+  AssistantSettingsStore: Symbol.for('kit.AssistantSettingsStore'),
+  QuestionLogStore: Symbol.for('kit.QuestionLogStore'),
+  JobSchedule: Symbol.for('kit.JobSchedule'),
+  OrgExport: Symbol.for('kit.OrgExport'),
+  AssistantSettingsService: Symbol.for('kit.AssistantSettingsService'),
+  QuestionLogService: Symbol.for('kit.QuestionLogService'),
+  VisitorInsightsService: Symbol.for('kit.VisitorInsightsService'),
+  InsightsService: Symbol.for('kit.InsightsService'),
+  RetentionJob: Symbol.for('kit.RetentionJob'),
   BrowserSessionStore: Symbol.for('kit.BrowserSessionStore'),
   BrowserSessions: Symbol.for('kit.BrowserSessions'),
   PasswordResetStore: Symbol.for('kit.PasswordResetStore'),

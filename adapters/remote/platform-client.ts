@@ -16,6 +16,26 @@ export interface PlatformLimits {
   readonly session_ttl_seconds: number;
 }
 
+/** `assistant` of GET /config: the site owner's settings for this key (issue 13; absent from older servers). */
+export interface PlatformAssistant {
+  readonly name: string | null;
+  readonly greeting: string | null;
+  readonly starter_questions: readonly string[];
+  readonly instructions: string | null;
+  readonly refusal_message: string | null;
+  readonly contact_url: string | null;
+  readonly theme: {
+    readonly accent: string | null;
+    readonly scheme: 'auto' | 'light' | 'dark';
+    readonly position: 'bottom-right' | 'bottom-left';
+    readonly launcher_label: string | null;
+    readonly logo_url: string | null;
+  };
+  readonly language: string;
+  readonly placement: 'launcher' | 'sidebar' | 'inline';
+  readonly logging: { readonly mode: 'off' | 'redacted' | 'full'; readonly notice: string | null };
+}
+
 /** GET /config: what the key's plan allows and the bot challenge to solve for a session. */
 export interface PlatformConfig {
   readonly tier: string;
@@ -23,6 +43,7 @@ export interface PlatformConfig {
   readonly model: string;
   readonly limits: PlatformLimits;
   readonly bot_challenge: BotChallengeConfig;
+  readonly assistant?: PlatformAssistant;
 }
 
 /** The body of POST /chat without `stream` (the client always streams). */
@@ -30,6 +51,16 @@ export interface ChatRequestBody {
   readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: string }[];
   readonly sources: readonly { readonly url: string; readonly title: string; readonly text: string }[];
   readonly model: string;
+  /** The page asked on and the conversation, for the owner's question log (issue 13). */
+  readonly page_url?: string;
+  readonly conversation_id?: string;
+}
+
+/** POST /feedback: a visitor's vote on an answer. */
+export interface FeedbackBody {
+  readonly message_id: string;
+  readonly rating: 'up' | 'down';
+  readonly comment?: string;
 }
 
 /** A session from POST /session; times are this client's clock (ms). */
@@ -77,6 +108,8 @@ export interface PlatformClient {
    * and tries once more; nothing else is retried. Stopping the iteration or aborting closes the connection.
    */
   chat(body: ChatRequestBody, options?: { signal?: AbortSignal }): AsyncGenerator<SseEvent, void, undefined>;
+  /** POST /feedback with the session (renewed once on `session_required`); resolves to whether the comment was kept. */
+  feedback(body: FeedbackBody, options?: { signal?: AbortSignal }): Promise<{ commentStored: boolean }>;
   /** Aborts everything in flight; later calls reject. */
   destroy(): void;
 }
@@ -267,8 +300,29 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     }
   }
 
+  async function feedback(body: FeedbackBody, callOptions: { signal?: AbortSignal } = {}): Promise<{ commentStored: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await currentSession(callOptions.signal);
+      const scope = linkSignals(root.signal, callOptions.signal);
+      scope.arm(requestTimeoutMs, () => new KitError('network_error', 'The service did not answer in time.'));
+      try {
+        const response = await send('POST', '/feedback', { ...auth, 'kit-session': current.token, accept: 'application/json' }, body, scope);
+        const text = await readText(response.body);
+        if (response.status >= 200 && response.status < 300) return { commentStored: (parseJson(text) as { comment_stored?: unknown }).comment_stored === true };
+        const error = responseError(response, text);
+        if (error.code !== 'session_required' || attempt >= 2) throw error;
+        if (session?.token === current.token) session = null;
+      } catch (err) {
+        throw scope.signal.aborted ? scope.signal.reason : networkError(err);
+      } finally {
+        scope.dispose();
+      }
+    }
+  }
+
   return {
     baseUrl,
+    feedback,
     async getConfig(callOptions = {}) {
       if (root.signal.aborted) throw root.signal.reason;
       const config = await fetchConfig(callOptions.signal);

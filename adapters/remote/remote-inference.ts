@@ -11,8 +11,14 @@ export interface RefusalEvent {
   readonly message: string;
 }
 
-/** What the remote engine yields: core's InferenceEvent plus the refusal only a server can send. */
-export type RemoteInferenceEvent = InferenceEvent | RefusalEvent;
+/** The service's id of this answer (`start`'s request_id): what feedback on it refers to. */
+export interface StartEvent {
+  readonly type: 'start';
+  readonly requestId: string;
+}
+
+/** What the remote engine yields: core's InferenceEvent plus the refusal only a server can send, and the answer's id. */
+export type RemoteInferenceEvent = InferenceEvent | RefusalEvent | StartEvent;
 
 /** An InferencePort whose stream may also carry a refusal (core's union does not have one yet). */
 export interface RemoteInferencePort {
@@ -25,6 +31,8 @@ export interface RemoteInferencePort {
 export interface RemoteInferenceOptions {
   /** The `model` field of POST /chat. Default 'auto' (the service's choice). */
   readonly model?: string;
+  /** The page and conversation sent with each question, for the owner's question log. */
+  readonly context?: () => { readonly pageUrl?: string; readonly conversationId?: string };
 }
 
 /**
@@ -41,6 +49,10 @@ export function createRemoteInference(client: PlatformClient, options: RemoteInf
       messages: [...request.history.map(({ role, content }) => ({ role, content })), { role: 'user' as const, content: request.question }],
       sources: request.sources.map(({ url, title, text }) => ({ url, title, text })),
       model: requested,
+      ...(() => {
+        const c = options.context?.();
+        return { ...(c?.pageUrl ? { page_url: c.pageUrl } : {}), ...(c?.conversationId ? { conversation_id: c.conversationId } : {}) };
+      })(),
     };
     const cited = new Set<number>();
     let refused = false;
@@ -50,6 +62,7 @@ export function createRemoteInference(client: PlatformClient, options: RemoteInf
       switch (event.event) {
         case 'start':
           if (typeof data.model === 'string' && data.model) model = data.model;
+          if (typeof data.request_id === 'string' && data.request_id) yield { type: 'start', requestId: data.request_id };
           break;
         case 'delta':
           if (typeof data.text === 'string' && data.text !== '' && !refused) yield { type: 'delta', text: data.text };

@@ -35,7 +35,9 @@ const INSTRUCTIONS = [
  * indexes match), the most recent earlier turns, then the question. Sources and turns are trimmed to fit the window.
  */
 export function buildGroundedMessages(request: InferenceRequest, budget: PromptBudget): PromptMessage[] {
-  const totalChars = Math.max(0, (budget.contextWindowTokens - budget.maxOutputTokens - PROMPT_OVERHEAD_TOKENS) * CHARS_PER_TOKEN - request.question.length);
+  const owner = ownerInstructions(request.instructions);
+  // The owner's instructions come out of the sources' share, so the prompt still fits the window.
+  const totalChars = Math.max(0, (budget.contextWindowTokens - budget.maxOutputTokens - PROMPT_OVERHEAD_TOKENS) * CHARS_PER_TOKEN - request.question.length - owner.length);
 
   const history: PromptMessage[] = [];
   let historyChars = 0;
@@ -50,8 +52,21 @@ export function buildGroundedMessages(request: InferenceRequest, budget: PromptB
 
   const limits = shareBudget(request.sources.map((s) => s.text.length), totalChars - historyChars);
   const blocks = request.sources.map((s, i) => `[${i + 1}] ${s.title || s.url}\nURL: ${s.url}\n${trimText(s.text, limits[i]!)}`);
-  const system = `${INSTRUCTIONS}\n\nSources:\n\n${blocks.length ? blocks.join('\n\n') : '(none)'}`;
+  const system = `${INSTRUCTIONS}${owner}\n\nSources:\n\n${blocks.length ? blocks.join('\n\n') : '(none)'}`;
   return [{ role: 'system', content: system }, ...history, { role: 'user', content: request.question }];
+}
+
+/** Longest owner instructions kept in the prompt (the settings API caps them at the same length). */
+export const MAX_OWNER_INSTRUCTIONS_CHARS = 2_000;
+
+/**
+ * The site owner's instructions (assistant settings, issue 13), placed after Kit's rules and framed as subordinate to
+ * them: they may shape tone and format, never the sources-only rule, the citations or the refusal.
+ */
+function ownerInstructions(text: string | null | undefined): string {
+  const trimmed = text?.trim().slice(0, MAX_OWNER_INSTRUCTIONS_CHARS);
+  if (!trimmed) return '';
+  return `\n\nThe site owner adds these instructions. Follow them only where they agree with the rules above; the rules above always win:\n${trimmed}`;
 }
 
 /** Splits `budget` characters over texts of the given lengths: short texts keep everything, long ones share the rest. */

@@ -15,6 +15,8 @@ export interface InferenceRequest {
   readonly sources: readonly SourcePage[];
   readonly signal?: AbortSignal;
   readonly maxOutputTokens?: number;
+  /** The site owner's instructions (tone, format) for model engines; never loosen the grounding rules (issue 13). */
+  readonly instructions?: string | null;
 }
 
 export interface TokenUsage {

@@ -2,6 +2,8 @@ import { renderMarkdown } from './markdown.js';
 import { safeHttpUrl } from './safe-url.js';
 import { WIDGET_CSS } from './styles.js';
 import { resolveStrings, type WidgetStrings } from './strings.js';
+import { FEEDBACK_CSS, mountFeedbackButtons, type RateAnswer } from './feedback-buttons.js';
+import { LOGGING_NOTICE_CSS, setLoggingNotice } from './logging-notice.js';
 
 /** Options of `createWidget`; the SDK's composition root supplies the callbacks. */
 export interface WidgetOptions {
@@ -37,6 +39,8 @@ export interface AnswerView {
   fail(message: string): void;
   /** Ends the answer normally. */
   done(): void;
+  /** Thumbs under the answer (owner-loop, issue 13): `rate` is the SDK instance's feedback for this answer. */
+  offerFeedback?(rate: RateAnswer, options: { allowComment: boolean }): void;
 }
 
 /** The widget controller. */
@@ -56,6 +60,8 @@ export interface Widget {
   startAnswer(): AnswerView;
   /** Adds an error that belongs to no answer (e.g. the assistant could not start). */
   showError(message: string): void;
+  /** The notice shown while the site owner logs questions (issue 13); null removes it. */
+  setNotice?(text: string | null): void;
 }
 
 const HOST_TAG = 'kit-widget';
@@ -151,6 +157,7 @@ export function createWidget(options: WidgetOptions): Widget {
   let busy = false;
   let returnFocus: HTMLElement | null = null;
   let current: (AnswerView & { end(): void }) | null = null;
+  let notice: HTMLElement | null = null;
   const frames = new Set<number>();
 
   const submit = (): void => {
@@ -275,6 +282,10 @@ export function createWidget(options: WidgetOptions): Widget {
       addMessage('me', t.you, String(text));
       reveal(true); // the visitor's own question always scrolls into view
     },
+    setNotice(text) {
+      if (destroyed) return;
+      notice = setLoggingNotice(dialog, composer, text, notice);
+    },
     showError(message) {
       if (destroyed) return;
       const pinned = isPinned();
@@ -352,6 +363,10 @@ export function createWidget(options: WidgetOptions): Widget {
           view.end();
           if (!text && !sources) msg.remove(); // stopped before the first token: no empty bubble
         },
+        offerFeedback(rate: RateAnswer, feedbackOptions: { allowComment: boolean }) {
+          if (destroyed || !msg.isConnected) return;
+          mountFeedbackButtons(msg, { rate, allowComment: feedbackOptions.allowComment, strings: options.strings as Record<string, string> | undefined });
+        },
         end() {
           if (ended) return;
           ended = true;
@@ -385,9 +400,9 @@ function adoptStyles(root: ShadowRoot, doc: Document): void {
   const view = doc.defaultView;
   if (view && 'adoptedStyleSheets' in root && 'replaceSync' in view.CSSStyleSheet.prototype) {
     const sheet = new view.CSSStyleSheet();
-    sheet.replaceSync(WIDGET_CSS);
+    sheet.replaceSync(WIDGET_CSS + FEEDBACK_CSS + LOGGING_NOTICE_CSS);
     root.adoptedStyleSheets = [sheet];
   } else {
-    root.appendChild(doc.createElement('style')).textContent = WIDGET_CSS;
+    root.appendChild(doc.createElement('style')).textContent = WIDGET_CSS + FEEDBACK_CSS + LOGGING_NOTICE_CSS;
   }
 }

@@ -8,6 +8,13 @@ export const PERMISSIONS = Object.freeze({
   'org:read': ['owner', 'admin', 'developer', 'viewer'],
   'org:manage': ['owner', 'admin'],
   'billing:manage': ['owner', 'admin'],
+  // Issue 13: assistant settings, the question log and the organisation's data.
+  'assistant:read': ['owner', 'admin', 'developer', 'viewer'],
+  'assistant:write': ['owner', 'admin', 'developer'],
+  'insights:read': ['owner', 'admin', 'developer', 'viewer'],
+  'insights:delete': ['owner', 'admin', 'developer'],
+  'privacy:manage': ['owner', 'admin'],
+  'org:export': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>);
 
 export type Permission = keyof typeof PERMISSIONS;

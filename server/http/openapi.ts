@@ -116,7 +116,14 @@ export function buildOpenApiDocument(routes: readonly Route[], info: { title: st
       tags: [...route.tags],
       security,
       parameters: [...parameters(collector, route.params, 'path'), ...parameters(collector, route.query, 'query')],
-      ...(route.body ? { requestBody: { required: route.bodyRequired !== false, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: route.bodyRequired !== false,
+              content: Object.fromEntries((route.bodyMediaTypes ?? ['application/json']).map((type) => [type, { schema: collector.convert(route.body!, 'input') }])),
+            },
+          }
+        : {}),
       responses,
       'x-error-codes': codes,
       ...(route.auth.kind === 'jwt' ? { 'x-permission': route.auth.permission } : {}),

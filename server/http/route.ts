@@ -58,6 +58,11 @@ export interface RouteSpec<A extends AuthRequirement = AuthRequirement, P = unkn
   readonly body?: B;
   /** When false, an absent body is validated as `undefined` (e.g. rotate's optional options); default true. */
   readonly bodyRequired?: boolean;
+  /**
+   * Media types the JSON body may be sent as; default `application/json` only. `text/plain` lets `navigator.sendBeacon`
+   * post JSON without a CORS preflight (the question beacon).
+   */
+  readonly bodyMediaTypes?: readonly string[];
   /** Largest body in bytes, or a function of the caller (e.g. the key's plan); default 64 KiB. */
   readonly bodyLimitBytes?: number | ((auth: AuthFor<A>) => number);
   readonly responses: Readonly<Record<number, ResponseSpec>>;

@@ -35,7 +35,7 @@ async function run(route: Route, authenticator: Authenticator, ctx: Context): Pr
   let body: unknown;
   if (route.body) {
     const limit = typeof route.bodyLimitBytes === 'function' ? route.bodyLimitBytes(auth as never) : (route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
-    const raw = await readJsonBody(ctx, limit);
+    const raw = await readJsonBody(ctx, limit, route.bodyMediaTypes);
     if (raw === undefined && route.bodyRequired !== false) throw new KitError('invalid_request', 'body: a JSON body is required');
     body = parse(route.body, raw, 'body');
   }

@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 export const EXPOSED_HEADERS = ['Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
 
 /** The routes browsers call with a publishable key; their CORS follows the key's `allowed_origins`. */
-export const BROWSER_PATHS: ReadonlySet<string> = new Set(['/v1/config', '/v1/session', '/v1/chat']);
+export const BROWSER_PATHS: ReadonlySet<string> = new Set(['/v1/config', '/v1/session', '/v1/chat', '/v1/feedback', '/v1/beacon']);
 
 /**
  * CORS for the API. Dashboard routes use bearer tokens (never cookies), so allowing any origin exposes nothing a

@@ -46,9 +46,10 @@ function readLimited(ctx: Context, limit: number): Promise<Buffer> {
  * unless Content-Type is JSON in UTF-8; `payload_too_large` past the limit (announced or streamed);
  * `invalid_request` for invalid UTF-8 or JSON. The raw bytes stay in `ctx.state.rawBody` (for signature checks).
  */
-export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
+export async function readJsonBody(ctx: Context, limit: number, mediaTypes: readonly string[] = ['application/json']): Promise<unknown> {
   if (!hasBody(ctx)) return undefined;
-  if (!ctx.request.is('application/json', '+json')) throw new KitError('unsupported_media_type', 'The body must be application/json.');
+  const types = mediaTypes.includes('application/json') ? [...mediaTypes, '+json'] : [...mediaTypes];
+  if (!ctx.request.is(types)) throw new KitError('unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}.`);
   const charset = ctx.request.charset;
   if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') throw new KitError('unsupported_media_type', 'JSON bodies must be UTF-8.');
   const announced = Number(ctx.get('content-length') || 0);

@@ -15,6 +15,8 @@ import type { ServerConfig } from '../config.js';
 import { browserRoutes } from '../routes/browser.routes.js';
 import { chatRoutes } from '../routes/chat.routes.js';
 import { ChatService } from '../services/chat-service.js';
+import type { AssistantSettingsService } from '../services/assistant-settings-service.js';
+import type { QuestionLogService } from '../services/question-log-service.js';
 import { createSessionTokens, type SessionTokens } from '../services/session-tokens.js';
 import { TOKENS, type Clock, type PlatformSecrets } from '../tokens.js';
 
@@ -57,10 +59,14 @@ export const chatModule = new ContainerModule(({ bind }) => {
   );
   bind(TOKENS.ChatService).to(ChatService);
   bind(TOKENS.Routes).toResolvedValue(
-    (config: ServerConfig, clock: Clock, challenge: BotChallengePort, sessions: SessionTokens, limiter: RateLimiterPort) => browserRoutes({ config, clock, challenge, sessions, limiter }),
-    [TOKENS.Config, TOKENS.Clock, TOKENS.BotChallenge, TOKENS.SessionTokens, TOKENS.RateLimiter],
+    (config: ServerConfig, clock: Clock, challenge: BotChallengePort, sessions: SessionTokens, limiter: RateLimiterPort, assistant: AssistantSettingsService) =>
+      browserRoutes({ config, clock, challenge, sessions, limiter, assistant }),
+    [TOKENS.Config, TOKENS.Clock, TOKENS.BotChallenge, TOKENS.SessionTokens, TOKENS.RateLimiter, TOKENS.AssistantSettingsService],
   );
-  bind(TOKENS.Routes).toResolvedValue((config: ServerConfig, chat: ChatService) => chatRoutes({ config, chat }), [TOKENS.Config, TOKENS.ChatService]);
+  bind(TOKENS.Routes).toResolvedValue(
+    (config: ServerConfig, chat: ChatService, questionLog: QuestionLogService, assistant: AssistantSettingsService) => chatRoutes({ config, chat, questionLog, assistant }),
+    [TOKENS.Config, TOKENS.ChatService, TOKENS.QuestionLogService, TOKENS.AssistantSettingsService],
+  );
   // Registered before the other modules' hooks (see FEATURE_MODULES): streams finish, and meter, before anything closes.
   bind(TOKENS.ShutdownHooks).toResolvedValue((chat: ChatService, config: ServerConfig) => () => chat.drain(config.shutdownGraceMs), [TOKENS.ChatService, TOKENS.Config]);
 });

@@ -10,6 +10,8 @@ import type { PlanLimits } from '../plans.js';
 import { rateLimited } from '../services/rate-limit-refusal.js';
 import { unwrap } from '../services/service-result.js';
 import type { SessionTokens } from '../services/session-tokens.js';
+import type { AssistantSettingsService } from '../services/assistant-settings-service.js';
+import { AssistantConfig, settingsValues } from '../http/assistant-schemas.js';
 import type { Clock } from '../tokens.js';
 
 const Limits = z
@@ -48,6 +50,7 @@ const PlatformConfig = z
     model: z.enum(['auto', 'nano', 'small', 'balanced', 'quality']),
     limits: Limits,
     bot_challenge: BotChallenge,
+    assistant: AssistantConfig.optional().meta({ description: "The key's assistant settings (issue 13); absent only on servers without them." }),
   })
   .meta({ id: 'PlatformConfig' });
 
@@ -71,10 +74,12 @@ export interface BrowserRouteDeps {
   readonly challenge: BotChallengePort;
   readonly sessions: SessionTokens;
   readonly limiter: RateLimiterPort;
+  /** The site owner's assistant settings for `/config` (issue 13); absent = no `assistant` block. */
+  readonly assistant?: AssistantSettingsService;
 }
 
 /** GET /config and POST /session: what the SDK asks before its first question. */
-export function browserRoutes({ config, clock, challenge, sessions, limiter }: BrowserRouteDeps): Route[] {
+export function browserRoutes({ config, clock, challenge, sessions, limiter, assistant }: BrowserRouteDeps): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -89,11 +94,21 @@ export function browserRoutes({ config, clock, challenge, sessions, limiter }: B
       async handler({ auth, ctx }) {
         const plan = config.plans[auth.orgTier];
         const origin = ctx.get('origin') || null;
-        const bot_challenge = auth.keyKind === 'secret' ? { provider: 'none' as const } : await challenge.issue({ origin });
+        const [bot_challenge, resolved] = await Promise.all([
+          auth.keyKind === 'secret' ? { provider: 'none' as const } : challenge.issue({ origin }),
+          assistant?.resolveForKey(auth.orgId, auth.keyId),
+        ]);
         return {
           status: 200,
           headers: { 'Cache-Control': 'no-store' },
-          body: { tier: auth.orgTier, mode: plan.mode, model: plan.model, limits: limitsView(plan), bot_challenge },
+          body: {
+            tier: auth.orgTier,
+            mode: plan.mode,
+            model: plan.model,
+            limits: limitsView(plan),
+            bot_challenge,
+            ...(resolved ? { assistant: { ...settingsValues(resolved.settings), logging: resolved.logging } } : {}),
+          },
         };
       },
     }),

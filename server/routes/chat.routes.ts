@@ -5,6 +5,9 @@ import type { ServerConfig } from '../config.js';
 import { createJsonSink, createSseSink } from '../http/chat-sinks.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ChatService } from '../services/chat-service.js';
+import { observeChatForLog } from '../http/question-log-sink.js';
+import type { QuestionLogService } from '../services/question-log-service.js';
+import type { AssistantSettingsService } from '../services/assistant-settings-service.js';
 import { unwrap } from '../services/service-result.js';
 
 /** Most turns a request may carry (earlier turns plus the question). */
@@ -30,6 +33,12 @@ const ChatBody = z
       .meta({ description: 'The passages to answer from, numbered 1..n for citations. Their total text is limited by max_context_chars.' }),
     model: z.string().max(100, 'must be at most 100 characters').default('auto').meta({ description: "Ignored beyond 'auto' for now: the server's engine answers and `start` names it." }),
     stream: z.boolean().default(true),
+    page_url: HttpUrl.optional().meta({ description: 'The page the visitor asked on, for the question log (its query string is dropped unless the organization keeps it).' }),
+    conversation_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -')
+      .optional()
+      .meta({ description: "The SDK's id of this conversation: logged questions are grouped (and deleted) by it." }),
   })
   .meta({ id: 'ChatRequest' });
 
@@ -55,10 +64,14 @@ const EventStream = z.string().meta({
 export interface ChatRouteDeps {
   readonly config: ServerConfig;
   readonly chat: ChatService;
+  /** Where finished questions are reported (issue 13); absent = nothing is logged. */
+  readonly questionLog?: QuestionLogService;
+  /** The owner's instructions for model engines (issue 13); absent = none. */
+  readonly assistant?: AssistantSettingsService;
 }
 
 /** POST /chat (CONTRACT §4). */
-export function chatRoutes({ config, chat }: ChatRouteDeps): Route[] {
+export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDeps): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -83,16 +96,22 @@ export function chatRoutes({ config, chat }: ChatRouteDeps): Route[] {
       async handler({ auth, body, ctx, requestId }) {
         const session = ctx.get('kit-session') || null;
         const origin = ctx.get('origin') || null;
-        const admitted = unwrap(await chat.admit(auth, body, session, origin));
+        const checked = unwrap(await chat.admit(auth, body, session, origin));
+        const instructions = assistant ? (await assistant.resolveForKey(auth.orgId, auth.keyId)).settings.instructions : null;
+        const admitted = { ...checked, instructions };
         const rl = admitted.rateLimit;
         ctx.set('RateLimit', `limit=${rl.limit}, remaining=${rl.remaining}, reset=${rl.resetSeconds}`);
         ctx.set('RateLimit-Policy', `${rl.limit};w=60`);
+        const logged = <S extends Parameters<ChatService['run']>[2]>(sink: S) =>
+          questionLog
+            ? observeChatForLog(sink, { auth, requestId, question: admitted.question, pageUrl: body.page_url ?? null, conversationId: body.conversation_id ?? null, now: () => questionLog.now() }, (q) => questionLog.report(q))
+            : sink;
         if (body.stream) {
-          await chat.run(admitted, requestId, createSseSink(ctx, { keepAliveMs: config.sseKeepAliveMs, requestId }));
+          await chat.run(admitted, requestId, logged(createSseSink(ctx, { keepAliveMs: config.sseKeepAliveMs, requestId })));
           return undefined;
         }
         const sink = createJsonSink(ctx, requestId);
-        await chat.run(admitted, requestId, sink);
+        await chat.run(admitted, requestId, logged(sink));
         if (sink.error) throw new KitError(sink.error.code, sink.error.message);
         return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: sink.answer };
       },

@@ -59,6 +59,8 @@ export interface AdmittedChat {
   readonly question: string;
   readonly history: readonly ChatMessage[];
   readonly sources: readonly SourcePage[];
+  /** The site owner's instructions for model engines (assistant settings, issue 13); set by the chat route. */
+  readonly instructions?: string | null;
   /** The key's window after this request, for the RateLimit headers of the answer. */
   readonly rateLimit: { readonly limit: number; readonly remaining: number; readonly resetSeconds: number };
 }
@@ -239,7 +241,7 @@ export class ChatService {
     meter: { model: string; inputTokens: number; outputTokens: number },
     inputEstimate: number,
   ): Promise<void> {
-    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal })[Symbol.asyncIterator]();
+    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal, instructions: chat.instructions ?? null })[Symbol.asyncIterator]();
     let streamed = '';
     let opened = false;
     const cited = new Set<number>();

@@ -11,9 +11,15 @@ const config = (extra: Record<string, unknown> = {}) => normalizeConfig({ apiKey
 const READY: KitEvents['ready'] = { mode: 'remote', model: 'extractive', context: { pages: 1, chars: 100, truncated: false, cut: { pages: 0, chars: 0 } } };
 
 /** An in-memory assistant: the instance's lifecycle is what these tests are about, not the engines. */
-function fakeAssistant(ask: (q: string) => Promise<Answer>): { start: () => Promise<StartAssistant>; destroyed: () => boolean } {
+function fakeAssistant(ask: (q: string) => Promise<Answer>, votes: Array<[string, string, string | undefined]> = []): { start: () => Promise<StartAssistant>; destroyed: () => boolean } {
   let destroyed = false;
-  const assistant: Assistant = { ready: READY, ask: (q) => ask(q), destroy: () => { destroyed = true; } };
+  const assistant: Assistant = {
+    ready: READY,
+    settings: null,
+    ask: (q) => ask(q),
+    feedback: async (id, rating, comment) => { votes.push([id, rating, comment]); return { commentStored: comment !== undefined }; },
+    destroy: () => { destroyed = true; },
+  };
   return { start: async () => async () => assistant, destroyed: () => destroyed };
 }
 const answer = (text: string): Answer => ({ text, citations: [], refused: false, mode: 'remote', model: 'extractive' });
@@ -69,6 +75,24 @@ describe('createInstance (headless)', () => {
     const inst = createInstance(config({ onReady: () => seen.push('ready'), onMessage: (m: { role: string }) => seen.push(m.role) }), { widget: false }, fakeAssistant(async (q) => answer(q)).start);
     await inst.ask('hello');
     expect(seen).to.deep.equal(['ready', 'user', 'assistant']);
+    inst.destroy();
+  });
+
+  it('sends feedback on an answer by its id, and refuses a malformed id or rating', async () => {
+    const votes: Array<[string, string, string | undefined]> = [];
+    const f = fakeAssistant(async (q) => ({ ...answer(q), id: 'req_abcdefghijkl' }), votes);
+    const inst = createInstance(config(), { widget: false }, f.start);
+    const messages: KitEvents['message'][] = [];
+    inst.on('message', (m) => messages.push(m));
+    const a = await inst.ask('How much?');
+    expect(a.id).to.equal('req_abcdefghijkl');
+    expect(messages.at(-1)!.id).to.equal('req_abcdefghijkl');
+    expect(await inst.feedback(a.id!, 'down', { comment: '  wrong price  ' })).to.deep.equal({ commentStored: true });
+    expect(votes).to.deep.equal([['req_abcdefghijkl', 'down', 'wrong price']]);
+    const bad = await inst.feedback('nope', 'up').then(() => 'sent', (e: KitError) => e.code);
+    expect(bad).to.equal('invalid_request');
+    const badRating = await inst.feedback(a.id!, 'meh' as 'up').then(() => 'sent', (e: KitError) => e.code);
+    expect(badRating).to.equal('invalid_request');
     inst.destroy();
   });
 });

@@ -119,6 +119,25 @@ describeOnEachDatabase('authorization matrix', (db) => {
     return { provider: 'altcha', solution: await createAltchaSolver({ worker: false })(config.bot_challenge.challenge) };
   }
 
+  /** A logged conversation of the matrix's organisation, for the routes that read or delete one. */
+  async function loggedConversation(label: string): Promise<{ id: string; questionId: string; unchanged: () => Promise<void> }> {
+    const conversationId = `cnv_${label}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    const questionId = `qst_${Math.random().toString(36).slice(2, 14)}x${Date.now()}`;
+    await db().knex('question_log').insert({
+      id: questionId, org_id: org.orgId, message_id: `msg_${questionId.slice(4)}`, conversation_id: conversationId, created_at: new Date(),
+      mode: 'local', outcome: 'answered', question: 'How much is shipping?', question_hash: 'matrixhash', source: 'sdk',
+    });
+    return {
+      id: conversationId,
+      questionId,
+      unchanged: async () => {
+        expect(await db().knex('question_log').where({ org_id: org.orgId, conversation_id: conversationId })).to.have.length(1);
+      },
+    };
+  }
+  const settingsVersion = async (scope: string) => ((await db().knex('assistant_settings').where({ org_id: org.orgId, scope }).first())?.version ?? 0) as number;
+  const loggingVersion = async () => ((await db().knex('question_logging').where({ org_id: org.orgId }).first())?.version ?? 0) as number;
+
   const ROUTES: readonly RouteCase[] = [
     { method: 'get', template: null, expected: open(200), prepare: async () => ({ url: '/healthz' }) },
     { method: 'get', template: null, expected: open(200), prepare: async () => ({ url: '/readyz' }) },
@@ -210,6 +229,98 @@ describeOnEachDatabase('authorization matrix', (db) => {
         ...(p === 'publishable' ? { headers: { 'kit-session': await openSession(server.url, credentials.publishable!, null) } } : {}),
       }),
     },
+    { method: 'get', template: '/assistant', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/assistant' }) },
+    {
+      method: 'patch',
+      template: '/assistant',
+      expected: jwt(['owner', 'admin', 'developer'], 200, 200),
+      prepare: async () => {
+        const before = await settingsVersion('*');
+        return { url: '/v1/assistant', body: { greeting: 'Hi!' }, headers: { 'if-match': '*' }, unchanged: async () => { expect(await settingsVersion('*')).to.equal(before); } };
+      },
+    },
+    {
+      method: 'get',
+      template: '/keys/{id}/assistant',
+      expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 404),
+      prepare: async () => ({ url: `/v1/keys/${(await freshKey()).id}/assistant` }),
+    },
+    {
+      method: 'patch',
+      template: '/keys/{id}/assistant',
+      expected: jwt(['owner', 'admin', 'developer'], 200, 404),
+      prepare: async () => {
+        const key = await freshKey();
+        return { url: `/v1/keys/${key.id}/assistant`, body: { name: 'Key bot' }, headers: { 'if-match': '"0"' }, unchanged: async () => { expect(await settingsVersion(key.id)).to.equal(0); } };
+      },
+    },
+    {
+      method: 'delete',
+      template: '/keys/{id}/assistant',
+      expected: jwt(['owner', 'admin', 'developer'], 204, 404),
+      prepare: async () => {
+        const key = await freshKey();
+        await db().knex('assistant_settings').insert({ org_id: org.orgId, scope: key.id, key_id: key.id, settings: JSON.stringify({ name: 'x' }), version: 1, updated_at: new Date() });
+        return { url: `/v1/keys/${key.id}/assistant`, unchanged: async () => { expect(await settingsVersion(key.id)).to.equal(1); } };
+      },
+    },
+    { method: 'get', template: '/org/question-logging', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/org/question-logging' }) },
+    {
+      method: 'patch',
+      template: '/org/question-logging',
+      expected: jwt(['owner', 'admin'], 200, 200),
+      prepare: async () => {
+        const before = await loggingVersion();
+        return { url: '/v1/org/question-logging', body: { retention_days: 30 }, headers: { 'if-match': '*' }, unchanged: async () => { expect(await loggingVersion()).to.equal(before); } };
+      },
+    },
+    { method: 'get', template: '/questions', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/questions' }) },
+    { method: 'get', template: '/questions/export', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/questions/export' }) },
+    {
+      method: 'get',
+      template: '/questions/{id}',
+      expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 404),
+      prepare: async (p) => ({ url: `/v1/questions/${(await loggedConversation(p)).questionId}` }),
+    },
+    {
+      method: 'get',
+      template: '/conversations/{id}',
+      expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 404),
+      prepare: async (p) => ({ url: `/v1/conversations/${(await loggedConversation(p)).id}` }),
+    },
+    {
+      method: 'delete',
+      template: '/conversations/{id}',
+      expected: jwt(['owner', 'admin', 'developer'], 204, 404),
+      prepare: async (p) => {
+        const c = await loggedConversation(p);
+        return { url: `/v1/conversations/${c.id}`, unchanged: c.unchanged };
+      },
+    },
+    { method: 'get', template: '/insights/top-questions', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/insights/top-questions' }) },
+    { method: 'get', template: '/insights/coverage-gaps', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/insights/coverage-gaps' }) },
+    { method: 'get', template: '/insights/daily', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/insights/daily' }) },
+    { method: 'get', template: '/org/export', expected: jwt(['owner', 'admin'], 200, 200), prepare: async () => ({ url: '/v1/org/export' }) },
+    {
+      method: 'post',
+      template: '/feedback',
+      expected: key(['publishable'], 200),
+      prepare: async (p, n) => ({
+        url: '/v1/feedback',
+        body: { message_id: `msg_matrix${n}x${Date.now()}`, rating: 'up' },
+        ...(p === 'publishable' ? { headers: { 'kit-session': await openSession(server.url, credentials.publishable!, null) } } : {}),
+      }),
+    },
+    {
+      method: 'post',
+      template: '/beacon',
+      // The key travels in the body (sendBeacon sends no headers): whatever the Authorization header, the body decides.
+      expected: open(202),
+      prepare: async () => ({
+        url: '/v1/beacon',
+        body: { key: credentials.publishable, session: await openSession(server.url, credentials.publishable!, null), counts: [{ mode: 'local', outcome: 'answered', count: 1 }] },
+      }),
+    },
     {
       method: 'post',
       template: '/billing/checkout',
@@ -242,11 +353,12 @@ describeOnEachDatabase('authorization matrix', (db) => {
           ...(payload ? { body: payload } : {}),
         });
         const text = await res.text();
-        const body = text === '' ? undefined : JSON.parse(text);
+        const json = /^application\/json/.test(res.headers.get('content-type') ?? '');
+        const body = text === '' || !json ? undefined : JSON.parse(text);
         cells++;
         if (res.status !== route.expected[principal]) mismatches.push(`${principal}: ${res.status} ${text.slice(0, 160)} (expected ${route.expected[principal]})`);
         expect(res.headers.get('request-id'), `${principal} Request-Id`).to.match(/^req_/);
-        if (route.template !== null) {
+        if (route.template !== null && (json || text === '')) {
           const problem = validate(route.method, route.template, res.status, body);
           if (problem) mismatches.push(`${principal}: ${problem}`);
         }
@@ -266,7 +378,7 @@ describeOnEachDatabase('authorization matrix', (db) => {
   it('refuses a key-shaped credential with a wrong checksum on every JWT route with invalid_api_key', async () => {
     const body = KEY_PREFIXES.secret + 'A'.repeat(32);
     const bad = body + 'ZZZZZZ';
-    for (const route of ROUTES.filter((r) => r.template && !['/openapi.json', '/auth/signup', '/auth/login', '/billing/webhook'].includes(r.template))) {
+    for (const route of ROUTES.filter((r) => r.template && !['/openapi.json', '/auth/signup', '/auth/login', '/billing/webhook', '/beacon'].includes(r.template))) {
       const cell = await route.prepare('anonymous', 99);
       const res = await fetch(`${server.url}${cell.url}`, { method: route.method.toUpperCase(), headers: { authorization: `Bearer ${bad}`, 'content-type': 'application/json' }, ...(cell.body ? { body: JSON.stringify(cell.body) } : {}) });
       expect(res.status, `${route.method} ${route.template}`).to.equal(401);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { initialSchema } from './0001-initial-schema.js';
 import { chatAndBilling } from './0002-chat-and-billing.js';
+import { ownerLoop } from './0005-owner-loop.js';
 import { consoleSessions } from './0006-console-sessions.js';
 
 /** One schema change. `name` orders the history and must never change once released. */
@@ -14,7 +15,7 @@ export interface Migration {
  * Every migration, oldest first. Imported as modules (not globbed from disk) so the bundled server carries them.
  * To add one: create `NNNN-what-it-does.ts` exporting a Migration and append it here.
  */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, consoleSessions]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, ownerLoop, consoleSessions]);
 
 /** A knex migration source over an explicit list. */
 export function createMigrationSource(migrations: readonly Migration[] = MIGRATIONS): Knex.MigrationSource<Migration> {

@@ -44,6 +44,7 @@ describe('createRemoteInference', () => {
     expect(engine.model).to.equal('auto');
     const events = await collect(engine.answer(REQUEST));
     expect(events).to.deep.equal([
+      { type: 'start', requestId: 'req_fake' },
       { type: 'delta', text: 'The Pro plan ' },
       { type: 'delta', text: 'costs 20 €.' },
       { type: 'citation', index: 1 },
@@ -53,12 +54,14 @@ describe('createRemoteInference', () => {
   });
 
   it('sends the history, the question, the sources and the model as the contract body', async () => {
-    await collect(createRemoteInference(client, { model: 'balanced' }).answer(REQUEST));
+    await collect(createRemoteInference(client, { model: 'balanced', context: () => ({ pageUrl: 'https://shop.example/pricing', conversationId: 'cnv_abc' }) }).answer(REQUEST));
     const chat = api.requests.find((r) => r.path === '/chat');
     expect(chat?.body).to.deep.equal({
       messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }, { role: 'user', content: 'How much is Pro?' }],
       sources: SOURCES,
       model: 'balanced',
+      page_url: 'https://shop.example/pricing',
+      conversation_id: 'cnv_abc',
       stream: true,
     });
     expect(chat?.headers['kit-session']).to.equal(api.issued[0]);
@@ -68,8 +71,8 @@ describe('createRemoteInference', () => {
   it('delivers a refusal as a refusal event, not as an answer', async () => {
     api.script('POST /chat', { stream: [START, { event: 'refusal', data: { message: 'I can only answer about this page.' } }, { event: 'done', data: { finish_reason: 'refused', usage: { input_tokens: 0, output_tokens: 0 } } }] });
     const events = await collect(createRemoteInference(client).answer(REQUEST));
-    expect(events.map((e) => e.type)).to.deep.equal(['refusal', 'done']);
-    expect(events[0]).to.deep.equal({ type: 'refusal', message: 'I can only answer about this page.' });
+    expect(events.map((e) => e.type)).to.deep.equal(['start', 'refusal', 'done']);
+    expect(events[1]).to.deep.equal({ type: 'refusal', message: 'I can only answer about this page.' });
   });
 
   it('throws the server code and request id of an error event mid-stream, after the deltas before it', async () => {
@@ -81,7 +84,7 @@ describe('createRemoteInference', () => {
     } catch (err) {
       caught = err;
     }
-    expect(seen).to.deep.equal([{ type: 'delta', text: 'Par' }]);
+    expect(seen).to.deep.equal([{ type: 'start', requestId: 'req_1' }, { type: 'delta', text: 'Par' }]);
     expect(caught).to.be.instanceOf(KitError);
     expect(caught).to.include({ code: 'upstream_unavailable', message: 'The model timed out.' });
     expect((caught as KitError).details).to.deep.equal({ request_id: 'req_9' });
@@ -96,7 +99,7 @@ describe('createRemoteInference', () => {
   it('ignores events it does not know', async () => {
     api.script('POST /chat', { stream: [START, { event: 'thinking', data: 'not json at all' }, { event: 'delta', data: { text: 'Ok' } }, DONE] });
     const events = await collect(createRemoteInference(client).answer(REQUEST));
-    expect(events.map((e) => e.type)).to.deep.equal(['delta', 'done']);
+    expect(events.map((e) => e.type)).to.deep.equal(['start', 'delta', 'done']);
   });
 
   it('fails with network_error when the stream ends without done', async () => {

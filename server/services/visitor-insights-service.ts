@@ -1,0 +1,125 @@
+import { inject, injectable } from 'inversify';
+import type { QuestionCount, QuestionMode, QuestionOutcome, Rating } from '../../core/insights/index.js';
+import type { QuestionLogPort } from '../../core/ports/question-log.port.js';
+import type { RateLimiterPort } from '../../core/ports/rate-limiter.port.js';
+import type { Citation } from '../../core/sources.js';
+import type { KeyAuth } from '../auth/auth-context.js';
+import type { ServerConfig } from '../config.js';
+import { TOKENS, type Clock } from '../tokens.js';
+import type { AssistantSettingsService } from './assistant-settings-service.js';
+import { newQuestionId, type QuestionLogService } from './question-log-service.js';
+import { rateLimited } from './rate-limit-refusal.js';
+import { ok, refuse, type ServiceResult } from './service-result.js';
+import type { SessionTokens } from './session-tokens.js';
+
+/** Longest feedback comment. */
+export const MAX_COMMENT_CHARS = 500;
+/** A beacon may carry a session this long after it expired: pages are hidden long after the last question. */
+export const BEACON_SESSION_GRACE_MS = 60 * 60_000;
+/** A question reported by the browser may be this old. */
+const MAX_ITEM_AGE_MS = 24 * 60 * 60_000;
+
+/** One question answered (or refused) in the browser, as the beacon carries it. */
+export interface BeaconItem {
+  readonly messageId: string;
+  readonly conversationId: string | null;
+  readonly askedAt: Date;
+  readonly pageUrl: string | null;
+  readonly mode: QuestionMode;
+  readonly model: string | null;
+  readonly outcome: QuestionOutcome;
+  readonly errorCode: string | null;
+  readonly question: string;
+  readonly answer: string | null;
+  readonly citations: readonly Citation[];
+  readonly latencyMs: number | null;
+}
+
+/** Counts the beacon carries with logging off (never text). */
+export interface BeaconCount {
+  readonly pageUrl: string | null;
+  readonly mode: QuestionMode;
+  readonly outcome: QuestionOutcome;
+  readonly count: number;
+}
+
+/**
+ * The visitor's side of insights: the SDK's beacon (questions answered or refused in the browser, which never reach
+ * `/chat`) and thumbs with an optional comment. Both need the browser session of the key and origin (so a public key
+ * alone cannot flood the log) and are limited per session; what is stored depends on the organisation's logging mode.
+ */
+@injectable()
+export class VisitorInsightsService {
+  constructor(
+    @inject(TOKENS.Config) private readonly config: ServerConfig,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.SessionTokens) private readonly sessions: SessionTokens,
+    @inject(TOKENS.RateLimiter) private readonly limiter: RateLimiterPort,
+    @inject(TOKENS.QuestionLogStore) private readonly store: QuestionLogPort,
+    @inject(TOKENS.QuestionLogService) private readonly log: QuestionLogService,
+    @inject(TOKENS.AssistantSettingsService) private readonly settings: AssistantSettingsService,
+  ) {}
+
+  /** Thumbs up or down (and a comment) on an answer; replaces the visitor's earlier vote on it. */
+  async feedback(
+    auth: KeyAuth,
+    session: string | null,
+    origin: string | null,
+    input: { messageId: string; rating: Rating; comment: string | null },
+  ): Promise<ServiceResult<{ commentStored: boolean }>> {
+    const now = this.clock();
+    const sid = this.#session(auth, session, origin, now);
+    if (!sid.ok) return sid;
+    const perMinute = this.config.insights.feedbackPerSessionPerMinute;
+    const limit = await this.limiter.hit(`feedback:session:${sid.value}`, perMinute, 60, now);
+    if (!limit.allowed) return rateLimited(limit, now, `This session is over its ${perMinute} feedback posts per minute; retry later.`);
+    const logging = await this.settings.logging(auth.orgId);
+    // Comments are text: stored only while the organisation logs questions, and masked like them.
+    const comment = logging.mode !== 'off' && input.comment ? (await this.log.redactor()).redact(input.comment).text : null;
+    const written = await this.store.rate({ orgId: auth.orgId, keyId: auth.keyId, messageId: input.messageId, rating: input.rating, comment, at: now, newId: newQuestionId() });
+    if (written === 'unchanged') return refuse('invalid_api_key', 'This key was deleted.');
+    return ok({ commentStored: comment !== null });
+  }
+
+  /** Questions answered in the browser (text only when the organisation logs) and counts. */
+  async beacon(auth: KeyAuth, session: string, origin: string | null, input: { items: readonly BeaconItem[]; counts: readonly BeaconCount[] }): Promise<ServiceResult<{ accepted: number }>> {
+    const now = this.clock();
+    const sid = this.#session(auth, session, origin, new Date(now.getTime() - BEACON_SESSION_GRACE_MS));
+    if (!sid.ok) return sid;
+    const perMinute = this.config.insights.beaconsPerSessionPerMinute;
+    const limit = await this.limiter.hit(`beacon:session:${sid.value}`, perMinute, 60, now);
+    if (!limit.allowed) return rateLimited(limit, now, `This session is over its ${perMinute} beacons per minute; retry later.`);
+    const clamp = (d: Date) => new Date(Math.min(now.getTime(), Math.max(now.getTime() - MAX_ITEM_AGE_MS, d.getTime())));
+    for (const item of input.items) {
+      this.log.report({
+        orgId: auth.orgId,
+        keyId: auth.keyId,
+        messageId: item.messageId,
+        conversationId: item.conversationId,
+        askedAt: clamp(item.askedAt),
+        pageUrl: item.pageUrl,
+        mode: item.mode,
+        model: item.model,
+        outcome: item.outcome,
+        errorCode: item.errorCode,
+        question: item.question,
+        answer: item.answer,
+        citations: item.citations,
+        latencyMs: item.latencyMs,
+        source: 'sdk',
+      });
+    }
+    const day = now.toISOString().slice(0, 10);
+    const counts: QuestionCount[] = input.counts.map((c) => ({ orgId: auth.orgId, keyId: auth.keyId, day, page: c.pageUrl, mode: c.mode, outcome: c.outcome, questions: c.count }));
+    this.log.reportCounts(counts);
+    return ok({ accepted: input.items.length + input.counts.length });
+  }
+
+  #session(auth: KeyAuth, token: string | null, origin: string | null, at: Date): ServiceResult<string> {
+    if (auth.keyKind !== 'publishable') return ok(`key:${auth.keyId}`);
+    if (!token) return refuse('session_required', 'Send the browser session (Kit-Session): solve the bot challenge at POST /v1/session first.');
+    const verified = this.sessions.verify(token, { keyId: auth.keyId, origin }, at);
+    if (!verified.ok) return refuse('session_required', 'The session is invalid, expired, or was issued for another key or origin; get a new one at POST /v1/session.');
+    return ok(verified.value.sessionId);
+  }
+}
