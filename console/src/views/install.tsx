@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { CopyButton, ErrorAlert, Loading, PageTitle, Select } from '../components/ui.js';
 import { useResource } from '../components/use-resource.js';
 import { may, useSession } from '../session.js';
 import { snippet, type SnippetKind, type SnippetOptions } from './snippets.js';
+import { SettingsEditor, type AssistantDraft } from './settings-editor.js';
 
 type Key = Schemas['Key'];
 const KINDS: readonly (readonly [SnippetKind, string])[] = [
@@ -24,6 +25,8 @@ export function Install(_: { path?: string }) {
   const [context, setContext] = useState<SnippetOptions['context']>('page');
   const [redact, setRedact] = useState<SnippetOptions['redact']>('none');
   const key: Key | undefined = keys.data?.find((k) => k.id === keyId) ?? keys.data?.[0];
+  const [draft, setDraft] = useState<AssistantDraft | null>(null);
+  const onDraft = useCallback((d: AssistantDraft | null) => setDraft(d), []);
   const code = key?.value ? snippet(kind, { server: location.origin, apiKey: key.value, context, redact }) : '';
   return (
     <>
@@ -42,7 +45,7 @@ export function Install(_: { path?: string }) {
         </p>
       ) : null}
       {key ? (
-        <div class="split">
+        <>
           <section class="card" aria-labelledby="snippet-h">
             <h2 id="snippet-h">Snippet</h2>
             <div class="inline-fields">
@@ -77,9 +80,16 @@ export function Install(_: { path?: string }) {
               <p class="hint">Works on: {key.allowed_origins.join(', ')}.</p>
             )}
           </section>
-          <Preview keyRecord={key} />
-        </div>
+        </>
       ) : null}
+      <div class="split">
+        <section class="card" aria-labelledby="settings-h">
+          <h2 id="settings-h">Assistant settings</h2>
+          <p class="hint">For every key of {session.organization.name}. The preview shows your changes as you type; visitors get them once saved.</p>
+          <SettingsEditor canEdit={may.editSettings(session.role)} onDraft={onDraft} />
+        </section>
+        {key ? <Preview keyRecord={key} assistant={draft as Record<string, unknown> | null} /> : null}
+      </div>
     </>
   );
 }
@@ -142,7 +152,10 @@ function Preview({ keyRecord, assistant = null }: { keyRecord: Key; assistant?: 
     [grant.data, keyRecord.value, assistant],
   );
   useEffect(() => {
-    if (ready && message) frame.current?.contentWindow?.postMessage(message, location.origin);
+    if (!ready || !message) return;
+    // Restarting the assistant on every keystroke would be wasteful: wait for a pause in the typing.
+    const timer = setTimeout(() => frame.current?.contentWindow?.postMessage(message, location.origin), 350);
+    return () => clearTimeout(timer);
   }, [ready, message]);
   return (
     <section class="card" aria-labelledby="preview-h">
