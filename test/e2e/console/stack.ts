@@ -134,9 +134,9 @@ export async function signIn(page: Page, url: string, email: string, password: s
   await page.getByRole('navigation', { name: 'Console' }).waitFor();
 }
 
-/** The demo owner's password, from the start banner (shown once). */
-export function demoPassword(kit: KitServer, output: () => string): string {
-  const match = /demo@example\.com \/ (\S+)/.exec(output());
-  if (!match) throw new Error(`no demo password in the start banner of ${kit.url}`);
+/** The demo owner's password, from the start banner (shown once, on a new database). */
+export function demoPassword(kit: KitServer): string {
+  const match = /demo@example\.com \/ (\S+)/.exec(kit.output());
+  if (!match) throw new Error(`no demo password in the start banner of ${kit.url}:\n${kit.output()}`);
   return match[1]!;
 }
