@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../support/chromium.js';
 import { linkIn } from '../../support/smtp.js';
-import { axeViolations, consolePage, consoleTargets, signIn, startConsoleStack, type ConsoleStack } from './stack.js';
+import { axeViolations, consolePage, consoleTargets, signIn, sharedConsoleStack, type ConsoleStack } from './stack.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -14,12 +14,11 @@ for (const target of consoleTargets()) {
 
     before(async function () {
       this.timeout(600_000);
-      stack = await startConsoleStack(target);
+      stack = await sharedConsoleStack(target);
       browser = await launchChromium();
     });
     after(async () => {
       await browser?.close();
-      await stack?.stop();
     });
 
     it('serves the console under a CSP without inline scripts, and runs under it without a violation', async () => {

@@ -86,6 +86,27 @@ export async function startConsoleStack(target: 'pglite' | 'postgres', env: Reco
   };
 }
 
+const shared = new Map<string, Promise<ConsoleStack>>();
+
+/**
+ * One stack per database for every console e2e file of this test process (a server start with its database costs
+ * seconds; the flows create their own accounts, so they share it safely). Stopped by a root after-hook.
+ */
+export function sharedConsoleStack(target: 'pglite' | 'postgres'): Promise<ConsoleStack> {
+  let stack = shared.get(target);
+  if (!stack) {
+    stack = startConsoleStack(target);
+    shared.set(target, stack);
+  }
+  return stack;
+}
+
+after(async function () {
+  this.timeout(60_000);
+  for (const stack of shared.values()) await (await stack.catch(() => null))?.stop();
+  shared.clear();
+});
+
 /** What a page did that it must not: CSP violations, uncaught errors, console errors. */
 export interface PageProblems {
   readonly csp: string[];

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../support/chromium.js';
 import { linkIn } from '../../support/smtp.js';
-import { axeViolations, consolePage, consoleTargets, startConsoleStack, type ConsoleStack } from './stack.js';
+import { axeViolations, consolePage, consoleTargets, sharedConsoleStack, type ConsoleStack } from './stack.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -22,12 +22,11 @@ for (const target of consoleTargets()) {
     let browser: Browser;
     before(async function () {
       this.timeout(600_000);
-      stack = await startConsoleStack(target);
+      stack = await sharedConsoleStack(target);
       browser = await launchChromium();
     });
     after(async () => {
       await browser?.close();
-      await stack?.stop();
     });
 
     it('creates keys (secret shown once), shows the server\'s validation messages, rotates with a grace period, deletes after confirming', async () => {

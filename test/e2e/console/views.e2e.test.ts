@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../support/chromium.js';
-import { axeViolations, consolePage, consoleTargets, demoPassword, startConsoleStack, type ConsoleStack } from './stack.js';
+import { axeViolations, consolePage, consoleTargets, demoPassword, sharedConsoleStack, type ConsoleStack } from './stack.js';
 
 const SIGNED_IN_VIEWS = [
   ['/console/', 'Kit demo'],
@@ -53,13 +53,12 @@ for (const target of consoleTargets()) {
     let password: string;
     before(async function () {
       this.timeout(600_000);
-      stack = await startConsoleStack(target);
+      stack = await sharedConsoleStack(target);
       browser = await launchChromium();
       password = demoPassword(stack.kit);
     });
     after(async () => {
       await browser?.close();
-      await stack?.stop();
     });
 
     it('npm start prints the console URL and the demo owner\'s sign-in', () => {
