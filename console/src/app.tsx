@@ -66,13 +66,13 @@ export function App() {
   }
   if (boot.kind === 'failed') {
     return (
-      <div class="auth-page">
+      <main class="auth-page">
         <h1>The console could not start</h1>
         <p role="alert">{boot.error instanceof Error ? boot.error.message : String(boot.error)}</p>
         <button type="button" class="primary" onClick={() => void load()}>
           Try again
         </button>
-      </div>
+      </main>
     );
   }
   return (

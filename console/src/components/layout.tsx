@@ -61,9 +61,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
             </button>
           </form>
         ) : (
-          <span class="muted" aria-label="Organization">
-            {session.organization.name}
-          </span>
+          <span class="muted">{session.organization.name}</span>
         )}
         <label class="visually-hidden" for="theme">
           Colour scheme

@@ -97,5 +97,5 @@ export function AcceptInvite({ onSignedIn }: { path?: string; onSignedIn?(s: Con
       )}
     </>
   );
-  return signedIn ? body : <div class="auth-page"><span class="brand">Kit</span>{body}</div>;
+  return signedIn ? body : <main class="auth-page"><span class="brand">Kit</span>{body}</main>;
 }

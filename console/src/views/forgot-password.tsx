@@ -9,7 +9,7 @@ export function ForgotPassword(_: { path?: string }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <div class="auth-page">
+    <main class="auth-page">
       <span class="brand">Kit</span>
       <PageTitle title="Reset your password" lede="We email you a link to choose a new one." />
       {sent ? (
@@ -46,6 +46,6 @@ export function ForgotPassword(_: { path?: string }) {
       <p>
         <a href="/console/sign-in">Back to sign in</a>
       </p>
-    </div>
+    </main>
   );
 }

@@ -126,7 +126,7 @@ function SnippetTabs({ kind, onKind, code }: { kind: SnippetKind; onKind(k: Snip
         ))}
       </div>
       <div role="tabpanel" id="snippet-panel" aria-labelledby={`tab-${kind}`}>
-        <pre tabIndex={0} aria-label="Snippet code">
+        <pre tabIndex={0} role="region" aria-label="Snippet code">
           <code>{code}</code>
         </pre>
         <CopyButton text={code} label="Copy snippet" />

@@ -19,7 +19,7 @@ export function ResetPassword(_: { path?: string }) {
   const [mismatch, setMismatch] = useState(false);
   const [busy, setBusy] = useState(false);
   return (
-    <div class="auth-page">
+    <main class="auth-page">
       <span class="brand">Kit</span>
       <PageTitle title="Choose a new password" />
       {!token ? (
@@ -63,6 +63,6 @@ export function ResetPassword(_: { path?: string }) {
           ) : null}
         </>
       )}
-    </div>
+    </main>
   );
 }

@@ -13,7 +13,7 @@ export function SignIn({ notice, onSignedIn }: { path?: string; notice: string |
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <div class="auth-page">
+    <main class="auth-page">
       <span class="brand">Kit</span>
       <PageTitle title="Sign in" lede="Manage your assistant, keys, team and plan." />
       {notice ? <Notice kind="info">{notice}</Notice> : null}
@@ -50,6 +50,6 @@ export function SignIn({ notice, onSignedIn }: { path?: string; notice: string |
       <p>
         New to Kit? <a href="/console/sign-up">Create an account</a>
       </p>
-    </div>
+    </main>
   );
 }

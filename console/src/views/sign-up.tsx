@@ -12,7 +12,7 @@ export function SignUp({ onSignedIn }: { path?: string; onSignedIn(s: ConsoleSes
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
   return (
-    <div class="auth-page">
+    <main class="auth-page">
       <span class="brand">Kit</span>
       <PageTitle title="Create your Kit account" lede="You become the owner of a new organization; invite your team later." />
       <ErrorAlert error={error} fields={['email', 'password', 'name', 'organization_name']} />
@@ -60,6 +60,6 @@ export function SignUp({ onSignedIn }: { path?: string; onSignedIn(s: ConsoleSes
       <p>
         Already have an account? <a href="/console/sign-in">Sign in</a>
       </p>
-    </div>
+    </main>
   );
 }
