@@ -103,7 +103,7 @@ for (const target of consoleTargets()) {
 
       const invitee = `invitee-${Date.now()}@example.test`;
       await owner.page.getByLabel('Email').fill(invitee);
-      await owner.page.getByLabel('Role').selectOption('developer');
+      await owner.page.getByLabel('Role', { exact: true }).selectOption('developer');
       await owner.page.getByRole('button', { name: 'Send invitation' }).click();
       await owner.page.getByText(`An invitation email is on its way to ${invitee}.`).waitFor();
       await owner.page.getByRole('cell', { name: invitee }).waitFor();
@@ -127,7 +127,12 @@ for (const target of consoleTargets()) {
       const guestRow = owner.page.getByRole('row', { name: new RegExp(invitee) });
       await guestRow.getByRole('combobox').selectOption('owner');
       await guestRow.getByRole('button', { name: /Save role/ }).click();
-      await owner.page.getByRole('row', { name: new RegExp(invitee) }).getByRole('combobox').and(owner.page.locator(':has(option[value="owner"]:checked)')).waitFor();
+      // Saved when the reloaded list shows the new role (the save button is then disabled again).
+      await owner.page.waitForFunction((email) => {
+        const row = [...document.querySelectorAll('tr')].find((r) => r.textContent?.includes(email));
+        const save = [...(row?.querySelectorAll('button') ?? [])].find((b) => b.textContent?.startsWith('Save role'));
+        return row?.querySelector('select')?.value === 'owner' && save?.disabled === true;
+      }, invitee);
 
       // Two owners: the first may now leave.
       await owner.page.getByRole('link', { name: 'Organization' }).click();
