@@ -51,10 +51,6 @@ window.addEventListener('message', (event: MessageEvent<PreviewMessage>) => {
     return;
   }
   current?.destroy();
-  const placement = (event.data.assistant?.placement as string | undefined) ?? 'launcher';
-  current = Kit.init(
-    { apiKey: event.data.apiKey, endpoint: `${location.origin}/v1`, autoOpen: true, ...(placement === 'inline' ? { target: '#kit-inline' } : {}) },
-    { transport: transport(event.data) },
-  );
+  current = Kit.init({ apiKey: event.data.apiKey, endpoint: `${location.origin}/v1`, autoOpen: true }, { transport: transport(event.data) });
   if (status) status.textContent = 'The assistant is running with the settings on the left.';
 });
