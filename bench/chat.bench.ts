@@ -1,197 +1,129 @@
 /**
- * The cost of /chat's guards. (1) The limiter check: Kit's one-statement admission (per-key and per-session windows
- * plus the month's tokens from `usage_monthly`) beside the straightforward reference — two part-1 `RateLimiterPort.hit`
- * calls and `UsageStorePort.tokensUsed` (a sum over the month's usage rows) — on the embedded PGlite and on
- * PostgreSQL 15, with 20 000 usage rows this month. (2) Whole requests over HTTP on PostgreSQL: GET /v1/config and
- * POST /v1/chat (`stream: false`, secret key, extractive engine) beside bare Koa answering the same JSON / running the
- * same engine with no authentication, limits, gate or metering.
+ * POST /v1/chat and GET /healthz as an operator measures them (issue 12 §1): the BUILT server (`node
+ * dist/server/main.js`, built first) in its own process on PostgreSQL 15 and on the embedded PGlite, beside two
+ * references in their own processes — bare Koa running the same extractive engine, and node:http for /healthz —
+ * all driven by autocannon run as a separate process. Rounds are interleaved (the order rotates), figures are
+ * medians over rounds, and the machine's load average is printed. Afterwards the usage rows and the month's meter
+ * are checked against the answered chats.
+ *
+ * BENCH_ROUNDS (default 5), BENCH_SECONDS (10), BENCH_WARMUP (2), BENCH_CONNECTIONS (10); BENCH_NO_BUILD=1 skips the build.
  */
-import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import Koa from 'koa';
-import { createKnexDatabase, type KnexDatabase } from '../adapters/node/knex-database.js';
-import { migrateToLatest } from '../adapters/node/migrations/index.js';
-import { createPgChatLimiter } from '../adapters/node/pg-chat-limiter.js';
-import { createPgRateLimiter } from '../adapters/node/pg-rate-limiter.js';
-import { createPgUsageStore } from '../adapters/node/pg-usage-store.js';
-import { createExtractiveInference } from '../core/retrieval/index.js';
-import { loadConfig } from '../server/config.js';
-import { newId } from '../server/ids.js';
-import { createLogger } from '../server/logger.js';
-import { createPlatform } from '../server/platform.js';
-import { resolve } from '../server/tokens.js';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { postgresAvailable, startPostgres } from '../test/support/postgres.js';
+import { load1, measure, median, startServer, type LoadResult, type ServerProcess } from './support/load.js';
+import { seedBenchOrg, usageOf } from './support/seed.js';
 
-const USAGE_ROWS = 20_000;
-const CHECKS = 400;
-const REQUESTS = 600;
-const CONCURRENCY = 8;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const root = new URL('..', import.meta.url).pathname;
 
-const BODY = {
+/** 0.8 KB of sources, as in the issue's measurement. */
+const SOURCE_TEXT = ('The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month and adds roles, audit logs and single sign-on. '
+  + 'Every plan includes email support; Team adds a shared inbox. Annual billing saves two months. Prices exclude VAT, which is added at checkout for customers in the EU. '
+  + 'You can cancel at any time from the billing page; the plan stays active until the end of the paid period. Refunds are prorated for annual plans cancelled within 30 days. ')
+  .repeat(2).slice(0, 800);
+const chatBody = (stream: boolean) => JSON.stringify({
   messages: [{ role: 'user', content: 'How much does the Pro plan cost per month?' }],
-  sources: [
-    { url: 'https://shop.example.com/pricing', title: 'Pricing', text: 'The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month and adds roles. '.repeat(20) },
-  ],
-  stream: false,
-};
+  sources: [{ url: 'https://shop.example.com/pricing', title: 'Pricing', text: SOURCE_TEXT }],
+  stream,
+});
 
-async function seedUsage(db: KnexDatabase, orgId: string): Promise<void> {
-  const now = Date.now();
-  const rows = Array.from({ length: USAGE_ROWS }, (_, i) => ({
-    org_id: orgId, key_id: null, mode: 'remote', model: 'extractive', input_tokens: 40, output_tokens: 10, refused: false,
-    request_id: newId('req'), created_at: new Date(now - (i % 1000) * 1000),
-  }));
-  for (let i = 0; i < rows.length; i += 1000) await db.knex('usage_events').insert(rows.slice(i, i + 1000));
+if (process.env.BENCH_NO_BUILD !== '1' || !existsSync(join(root, 'dist/server/main.js'))) {
+  console.error('building dist/server/main.js …');
+  execFileSync(process.execPath, [join(root, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production', '--config-name', 'server'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-async function limiterRows(db: KnexDatabase, label: string): Promise<string[]> {
-  await migrateToLatest(db.knex);
-  const orgId = newId('org');
-  await db.knex('organizations').insert({ id: orgId, name: 'bench', tier: 'free', created_at: new Date() });
-  await seedUsage(db, orgId);
-  const kit = createPgChatLimiter(db.knex);
-  const rate = createPgRateLimiter(db.knex);
-  const usage = createPgUsageStore(db.knex);
-  const keyId = newId('key');
-  const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
-  const kitCheck = () => kit.count({ orgId, keyId, sessionId: 'bench-session', now: new Date() });
-  const reference = async () => {
-    const now = new Date();
-    await rate.hit(`ref:key:${keyId}`, 1e9, 60, now);
-    await rate.hit(`ref:session:bench`, 1e9, 60, now);
-    return usage.tokensUsed(orgId, monthStart, now);
-  };
-  const tokens = [(await kitCheck()).tokensThisMonth, await reference()];
-  if (tokens[0] !== tokens[1] || tokens[0] !== USAGE_ROWS * 50) throw new Error(`the two checks disagree: ${tokens}`);
-  for (let i = 0; i < 50; i++) await Promise.all([kitCheck(), reference()]); // warm-up
-  const time = async (fn: () => Promise<unknown>) => {
-    const t = performance.now();
-    for (let i = 0; i < CHECKS; i++) await fn();
-    return ((performance.now() - t) * 1000) / CHECKS;
-  };
-  const a = await time(kitCheck);
-  const b = await time(reference);
-  const c = await time(kitCheck);
-  const d = await time(reference);
-  const kitUs = Math.min(a, c);
-  const refUs = Math.min(b, d);
-  return [`| µs per /chat limit check, ${label} (${USAGE_ROWS} usage rows this month) | ${kitUs.toFixed(0)} | ${refUs.toFixed(0)} | ${(refUs / kitUs).toFixed(1)}× faster |`];
-}
+const work = mkdtempSync(join(tmpdir(), 'kit-bench-chat-'));
+const PLAN_LIMITS = JSON.stringify({ business: { requests_per_minute: 1_000_000, org_requests_per_minute: 10_000_000, monthly_tokens: 1e15 } });
+const kitEnv = { PORT: '0', HOST: '127.0.0.1', KIT_DEMO: 'false', NODE_ENV: 'production', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', KIT_PLAN_LIMITS: PLAN_LIMITS };
+const LISTENING = /listening on (http:\/\/[^/"\s]+)/;
 
-async function listenOn(app: Koa): Promise<{ url: string; server: Server }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((r) => server.once('listening', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** Mean ms per request and requests per second, CONCURRENCY requests in flight over keep-alive connections. */
-async function load(send: () => Promise<Response>): Promise<{ ms: number; rps: number }> {
-  for (let i = 0; i < 40; i++) await (await send()).arrayBuffer(); // warm-up
-  const latencies: number[] = [];
-  let next = 0;
-  const t = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < REQUESTS) {
-        const s = performance.now();
-        const res = await send();
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`status ${res.status}`);
-        latencies.push(performance.now() - s);
-      }
-    }),
-  );
-  const total = performance.now() - t;
-  return { ms: latencies.reduce((x, y) => x + y, 0) / latencies.length, rps: (REQUESTS / total) * 1000 };
-}
-
-async function httpRows(url: string): Promise<string[]> {
-  const config = loadConfig({
-    DATABASE_URL: url, KIT_LOG_LEVEL: 'silent', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
-    KIT_PLAN_LIMITS: JSON.stringify({ free: { requests_per_minute: 1_000_000, session_requests_per_minute: 1_000_000, monthly_tokens: 1e15 } }),
-  });
-  const platform = await createPlatform(config, { logger: createLogger('silent') });
-  const accounts = resolve(platform.container, 'AccountStore');
-  const orgId = newId('org');
-  const userId = newId('usr');
-  await accounts.createAccount({ id: userId, email: `${userId}@bench.test`, name: null, passwordHash: 'x', createdAt: new Date() }, { id: orgId, name: 'bench', tier: 'free', createdAt: new Date() });
-  const owner = { kind: 'member' as const, userId, orgId, role: 'owner' as const };
-  const keys = resolve(platform.container, 'KeyService');
-  const pub = await keys.create(owner, 'publishable', { name: 'bench' });
-  const sec = await keys.create(owner, 'secret', { name: 'bench' });
-  if (!pub.ok || !sec.ok) throw new Error('keys');
-  const kit = await listenOn(platform.app);
-
-  const configBody = await (await fetch(`${kit.url}/v1/config`, { headers: { authorization: `Bearer ${pub.value.secret}`, origin: 'http://localhost:3000' } })).json();
-  const engine = createExtractiveInference();
-  const bare = new Koa();
-  bare.use(async (ctx) => {
-    if (ctx.path === '/v1/config') {
-      ctx.body = configBody;
-      return;
-    }
-    let raw = '';
-    for await (const chunk of ctx.req) raw += chunk;
-    const body = JSON.parse(raw) as typeof BODY;
-    let text = '';
-    const citations: number[] = [];
-    let usage = { inputTokens: 0, outputTokens: 0 };
-    for await (const e of engine.answer({ question: body.messages[0]!.content, history: [], sources: body.sources })) {
-      if (e.type === 'delta') text += e.text;
-      else if (e.type === 'citation') citations.push(e.index);
-      else usage = e.usage;
-    }
-    ctx.body = { text, citations, usage };
-  });
-  const reference = await listenOn(bare);
-  const getConfig = (base: string) => () => fetch(`${base}/v1/config`, { headers: { authorization: `Bearer ${pub.value.secret}`, origin: 'http://localhost:3000' } });
-  const chat = (base: string) => () => fetch(`${base}/v1/chat`, { method: 'POST', headers: { authorization: `Bearer ${sec.value.secret}`, 'content-type': 'application/json' }, body: JSON.stringify(BODY) });
-  const rows: string[] = [];
-  try {
-    for (const [label, kitSend, refSend] of [
-      ['GET /v1/config (publishable key, new ALTCHA challenge)', getConfig(kit.url), getConfig(reference.url)],
-      ['POST /v1/chat, stream: false (secret key, extractive, 2.4 KB of sources)', chat(kit.url), chat(reference.url)],
-    ] as const) {
-      const k = await load(kitSend);
-      const r = await load(refSend);
-      rows.push(`| ${label}: ms per request at ${CONCURRENCY} concurrent | ${k.ms.toFixed(2)} | ${r.ms.toFixed(2)} | +${(k.ms - r.ms).toFixed(2)} ms |`);
-      rows.push(`| ${label}: requests per second | ${k.rps.toFixed(0)} | ${r.rps.toFixed(0)} | ${(k.rps / r.rps).toFixed(2)}× |`);
-    }
-    const written = await platform.database.knex('usage_events').where({ key_id: sec.value.key.id }).count<{ n: number }[]>('* as n');
-    rows.push(`| usage rows written for the chats above (one per chat) | ${written[0]!.n} | ${REQUESTS + 40} | |`);
-  } finally {
-    kit.server.close();
-    reference.server.close();
-    await platform.close();
-  }
-  return rows;
-}
-
-const rows: string[] = [];
-const memory = await createKnexDatabase({ kind: 'pglite', dataDir: null });
+const servers: ServerProcess[] = [];
+const pg = postgresAvailable() ? await startPostgres() : null;
 try {
-  rows.push(...(await limiterRows(memory, 'PGlite (embedded)')));
-} finally {
-  await memory.close();
-}
-if (postgresAvailable()) {
-  const pg = await startPostgres();
-  try {
-    const db = await createKnexDatabase({ kind: 'postgres', url: pg.url, poolMax: 10 });
-    try {
-      rows.push(...(await limiterRows(db, 'PostgreSQL 15')));
-    } finally {
-      await db.close();
+  const liteDir = join(work, 'pglite');
+  const lite = await seedBenchOrg({ kind: 'pglite', dataDir: liteDir });
+  const pgOrg = pg ? await seedBenchOrg({ kind: 'postgres', url: pg.url }) : null;
+  const start = async (name: string, args: string[], env: Record<string, string>) => {
+    const s = await startServer(args, env, join(work, `${name}.log`), LISTENING);
+    servers.push(s);
+    return s;
+  };
+  const kitLite = await start('kit-pglite', [join(root, 'dist/server/main.js')], { ...kitEnv, KIT_DATA_DIR: liteDir });
+  const kitPg = pg ? await start('kit-pg', [join(root, 'dist/server/main.js')], { ...kitEnv, DATABASE_URL: pg.url }) : null;
+  const koa = await start('ref-koa', ['--import', 'tsx', join(root, 'bench/support/reference-server.ts'), 'koa'], {});
+  const http = await start('ref-http', ['--import', 'tsx', join(root, 'bench/support/reference-server.ts'), 'http'], {});
+
+  type Target = { name: string; url: string; secret?: string };
+  const healthTargets: Target[] = [{ name: 'Kit, PGlite', url: kitLite.url }, ...(kitPg ? [{ name: 'Kit, PostgreSQL', url: kitPg.url }] : []), { name: 'bare Koa', url: koa.url }, { name: 'node:http', url: http.url }];
+  const chatTargets: Array<Target & { stream: boolean }> = [
+    { name: 'Kit, PGlite', url: kitLite.url, secret: lite.secrets[0]!, stream: false },
+    ...(kitPg && pgOrg ? [{ name: 'Kit, PostgreSQL', url: kitPg.url, secret: pgOrg.secrets[0]!, stream: false }, { name: 'Kit, PostgreSQL, streamed', url: kitPg.url, secret: pgOrg.secrets[0]!, stream: true }] : []),
+    { name: 'bare Koa + engine', url: koa.url, stream: false },
+  ];
+  const results = new Map<string, LoadResult[]>();
+  const answered = new Map<string, number>(); // 2xx chats per Kit server, warm-ups included
+  const loads: string[] = [load1()];
+  for (let round = 0; round < ROUNDS; round++) {
+    const rotate = <T>(list: T[]): T[] => list.map((_, i) => list[(i + round) % list.length]!);
+    for (const t of rotate(healthTargets)) {
+      const r = await measure({ url: `${t.url}/healthz`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP });
+      results.set(`health:${t.name}`, [...(results.get(`health:${t.name}`) ?? []), r]);
     }
-    rows.push(...(await httpRows(pg.url)));
-  } finally {
-    await pg.stop();
+    for (const t of rotate(chatTargets)) {
+      const r = await measure({
+        url: `${t.url}/v1/chat`, method: 'POST', connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, body: chatBody(t.stream),
+        headers: { 'content-type': 'application/json', ...(t.secret ? { authorization: `Bearer ${t.secret}` } : {}) },
+      });
+      if (r.non2xx > 0 || r.errors > 0) console.error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      results.set(`chat:${t.name}`, [...(results.get(`chat:${t.name}`) ?? []), r]);
+      if (t.secret) answered.set(t.url, (answered.get(t.url) ?? 0) + r.ok + r.warmupOk);
+    }
+    loads.push(load1());
   }
-} else {
-  rows.push('| (PostgreSQL 15 not installed: HTTP rows skipped) | | | |');
+
+  const med = (key: string, f: (r: LoadResult) => number) => median((results.get(key) ?? []).map(f));
+  const rps = (key: string) => med(key, (r) => r.rps);
+  const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  console.log(`Machine: load average (1 min) ${loads.join(' → ')} over the run; ${ROUNDS} interleaved rounds of ${WARMUP} s warm-up + ${SECONDS} s, ${CONNECTIONS} connections, medians.\n`);
+  console.log('| GET /healthz | req/s | p50 ms | p99 ms |');
+  console.log('|---|---|---|---|');
+  for (const t of healthTargets) console.log(`| ${t.name} | ${fmt(rps(`health:${t.name}`))} | ${med(`health:${t.name}`, (r) => r.p50)} | ${med(`health:${t.name}`, (r) => r.p99)} |`);
+  console.log('\n| POST /v1/chat (secret key, extractive engine, 0.8 KB sources) | req/s | p50 ms | p99 ms |');
+  console.log('|---|---|---|---|');
+  for (const t of chatTargets) console.log(`| ${t.name}${t.stream ? '' : ', JSON'} | ${fmt(rps(`chat:${t.name}`))} | ${med(`chat:${t.name}`, (r) => r.p50)} | ${med(`chat:${t.name}`, (r) => r.p99)} |`);
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  const goal = (ok: boolean) => (ok ? 'met' : '**missed**');
+  console.log('\n| goal (issue 12 §1) | figure | |');
+  console.log('|---|---|---|');
+  const koaRps = rps('chat:bare Koa + engine');
+  const liteRps = rps('chat:Kit, PGlite');
+  if (kitPg) {
+    const pgRps = rps('chat:Kit, PostgreSQL');
+    const sseRps = rps('chat:Kit, PostgreSQL, streamed');
+    const p50 = med('chat:Kit, PostgreSQL', (r) => r.p50);
+    const p99 = med('chat:Kit, PostgreSQL', (r) => r.p99);
+    console.log(`| /chat JSON on PostgreSQL ≥ 0.30× bare Koa + engine | ${ratio(pgRps, koaRps)}× | ${goal(pgRps / koaRps >= 0.3)} |`);
+    console.log(`| embedded ≥ 0.7× PostgreSQL | ${ratio(liteRps, pgRps)}× | ${goal(liteRps / pgRps >= 0.7)} |`);
+    console.log(`| p99 ≤ 4× p50 (PostgreSQL, JSON) | ${p99} / ${p50} ms = ${ratio(p99, p50)}× | ${goal(p99 <= 4 * p50)} |`);
+    console.log(`| streamed within 10 % of JSON (PostgreSQL) | ${ratio(sseRps, pgRps)}× | ${goal(Math.abs(1 - sseRps / pgRps) <= 0.1)} |`);
+  }
+  console.log(`| embedded /chat vs bare Koa + engine | ${ratio(liteRps, koaRps)}× | |`);
+  // Stop the servers (SIGTERM drains and settles), then check the books.
+  for (const s of servers.splice(0)) await s.stop();
+  const books: Array<[string, Awaited<ReturnType<typeof usageOf>>, number]> = [['PGlite', await usageOf({ kind: 'pglite', dataDir: liteDir }, lite.orgId), answered.get(kitLite.url) ?? 0]];
+  if (pg && pgOrg && kitPg) books.push(['PostgreSQL', await usageOf({ kind: 'postgres', url: pg.url }, pgOrg.orgId), answered.get(kitPg.url) ?? 0]);
+  console.log('\n| usage books after the run | answered chats (2xx) | usage rows | rows still reserved | month used = sum of rows | reserved left |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, u, ok] of books) console.log(`| ${name} | ${fmt(ok)} | ${fmt(u.rows)} (+${u.rows - ok} in flight when a run stopped) | ${u.reservedRows} | ${u.used === u.tokens ? 'yes' : `**no** (${u.used} vs ${u.tokens})`} | ${u.reserved} |`);
+} finally {
+  for (const s of servers) await s.stop().catch(() => undefined);
+  await pg?.stop();
+  rmSync(work, { recursive: true, force: true });
 }
-console.log('| metric | Kit | reference | ratio |');
-console.log('|---|---|---|---|');
-for (const row of rows) console.log(row);
 process.exit(0);

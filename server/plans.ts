@@ -11,6 +11,15 @@ export interface PlanLimits {
   readonly requestsPerMinute: number;
   /** `/chat` requests per browser session per minute. */
   readonly sessionRequestsPerMinute: number;
+  /** `/chat` requests per organisation per minute, over all its keys (so more keys do not mean more traffic). */
+  readonly orgRequestsPerMinute: number;
+  /** Active keys (not revoked, not expiring after a rotation) an organisation may hold. */
+  readonly maxKeys: number;
+  /**
+   * Longest answer in tokens: sent upstream as `max_tokens` and enforced on the stream (an upstream that ignores it is
+   * cut off with `finish_reason: length`). Admission reserves the request's input estimate plus this against the month.
+   */
+  readonly maxOutputTokens: number;
   /** Input plus output tokens per organisation per calendar month (UTC). */
   readonly monthlyTokens: number;
   /** Characters of the question (the last message). */
@@ -30,12 +39,15 @@ export function defaultBodyBytes(maxContextChars: number, maxQuestionChars: numb
   return 4 * (2 * maxContextChars + maxQuestionChars) + 64 * 1024;
 }
 
-function plan(requestsPerMinute: number, sessionRequestsPerMinute: number, monthlyTokens: number): PlanLimits {
+function plan(requestsPerMinute: number, sessionRequestsPerMinute: number, orgRequestsPerMinute: number, maxKeys: number, maxOutputTokens: number, monthlyTokens: number): PlanLimits {
   return Object.freeze({
     mode: 'auto',
     model: 'auto',
     requestsPerMinute,
     sessionRequestsPerMinute,
+    orgRequestsPerMinute,
+    maxKeys,
+    maxOutputTokens,
     monthlyTokens,
     maxQuestionChars: 1_000,
     maxContextChars: 60_000,
@@ -47,9 +59,9 @@ function plan(requestsPerMinute: number, sessionRequestsPerMinute: number, month
 
 /** CONTRACT §6 defaults; `KIT_PLAN_LIMITS` overrides any field of any tier. */
 export const DEFAULT_PLANS: Readonly<Record<Tier, PlanLimits>> = Object.freeze({
-  free: plan(60, 10, 200_000),
-  pro: plan(600, 20, 5_000_000),
-  business: plan(3_000, 30, 50_000_000),
+  free: plan(60, 10, 120, 5, 512, 200_000),
+  pro: plan(600, 20, 1_200, 25, 1_024, 5_000_000),
+  business: plan(3_000, 30, 6_000, 100, 2_048, 50_000_000),
 });
 
 const count = (min: number, max: number) => z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
@@ -59,6 +71,9 @@ const PlanOverride = z.strictObject({
   model: z.enum(['auto', 'nano', 'small', 'balanced', 'quality']).optional(),
   requests_per_minute: count(1, 1_000_000).optional(),
   session_requests_per_minute: count(1, 1_000_000).optional(),
+  org_requests_per_minute: count(1, 10_000_000).optional(),
+  max_keys: count(1, 1_000_000).optional(),
+  max_output_tokens: count(1, 1_000_000).optional(),
   monthly_tokens: count(0, 1e15).optional(),
   max_question_chars: count(1, 100_000).optional(),
   max_context_chars: count(0, 10_000_000).optional(),
@@ -83,6 +98,9 @@ export function resolvePlans(overrides: z.infer<typeof PlanOverrides>): Readonly
       model: o.model ?? base.model,
       requestsPerMinute: o.requests_per_minute ?? base.requestsPerMinute,
       sessionRequestsPerMinute: o.session_requests_per_minute ?? base.sessionRequestsPerMinute,
+      orgRequestsPerMinute: o.org_requests_per_minute ?? base.orgRequestsPerMinute,
+      maxKeys: o.max_keys ?? base.maxKeys,
+      maxOutputTokens: o.max_output_tokens ?? base.maxOutputTokens,
       monthlyTokens: o.monthly_tokens ?? base.monthlyTokens,
       maxQuestionChars,
       maxContextChars,

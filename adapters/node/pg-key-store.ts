@@ -68,8 +68,22 @@ export function createPgKeyStore(knex: Knex): KeyStorePort {
   const live = (db: Knex | Knex.Transaction, orgId: string) => db<KeyRow>('api_keys').where({ org_id: orgId }).whereNull('revoked_at');
 
   return {
-    async insert(key) {
-      await knex('api_keys').insert(toRow(key));
+    async insert(key, maxActive) {
+      if (!maxActive) {
+        await knex('api_keys').insert(toRow(key));
+        return ok(undefined);
+      }
+      // The organisation's row lock serialises key creation per organisation (replicas included); the count runs
+      // after it is held, so it sees every key committed before.
+      return knex.transaction(async (trx) => {
+        const org = await trx('organizations').where({ id: key.orgId }).forUpdate().first<{ tier: Tier } | undefined>('tier');
+        const tier = org?.tier ?? 'free';
+        const limit = maxActive(tier);
+        const [row] = await trx('api_keys').where({ org_id: key.orgId }).whereNull('revoked_at').whereNull('expires_at').count<{ n: number }[]>('* as n');
+        if (Number(row!.n) >= limit) return { ...fail('key_limit' as const, `the ${tier} plan allows ${limit} active keys`), tier, limit };
+        await trx('api_keys').insert(toRow(key));
+        return ok(undefined);
+      });
     },
 
     async list(orgId, page) {

@@ -48,7 +48,11 @@ export function keyStatus(key: Pick<ApiKeyRecord, 'expiresAt' | 'revokedAt'>, no
  * every method scoped by `orgId` treats them as absent.
  */
 export interface KeyStorePort {
-  insert(key: ApiKeyRecord): Promise<void>;
+  /**
+   * Inserts the key unless its organisation already holds `maxActive(tier)` active keys (not revoked, not expiring);
+   * the count and the insert are atomic per organisation, so parallel creations never pass the cap together.
+   */
+  insert(key: ApiKeyRecord, maxActive?: (tier: Tier) => number): Promise<Result<void, 'key_limit'> & { readonly tier?: Tier; readonly limit?: number }>;
   /** Newest first; revoked keys only when `includeRevoked`; `bad_cursor` when `startingAfter` is not in the list. */
   list(orgId: string, page: PageRequest & { readonly includeRevoked: boolean; readonly now: Date }): Promise<Result<Page<ApiKeyRecord>, 'bad_cursor'>>;
   find(orgId: string, id: string): Promise<ApiKeyRecord | null>;

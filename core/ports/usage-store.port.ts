@@ -28,12 +28,14 @@ export interface UsageSummary {
   readonly breakdown: ReadonlyArray<UsageTotals & { readonly group: string | null }>;
 }
 
-/** Persistence of usage events. */
+/** Persistence of usage events, and the daily rollups reports are read from. */
 export interface UsageStorePort {
   /** Records one event; a second event with the same `requestId` is ignored (`duplicate`). */
   record(event: UsageEvent): Promise<'recorded' | 'duplicate'>;
   /** Totals over `[from, to)`. */
   summarize(orgId: string, range: { readonly from: Date; readonly to: Date; readonly groupBy: UsageGroupBy }): Promise<UsageSummary>;
+  /** Moves settled events into the daily rollup that reports read (off the request path); returns how many. */
+  rollUp(): Promise<number>;
   /** Input plus output tokens over `[from, to)` (for monthly quotas). */
   tokensUsed(orgId: string, from: Date, to: Date): Promise<number>;
 }

@@ -41,8 +41,21 @@ export function createSseSink(ctx: Context, options: { readonly keepAliveMs: num
   const gone = clientGone(ctx);
   let id = 0;
   let timer: NodeJS.Timeout | undefined;
+  let corked = false;
+  // What is written in one tick — the headers, `start` and an engine's word deltas — leaves in one packet, not one
+  // syscall each.
+  const coalesce = (): void => {
+    if (corked) return;
+    corked = true;
+    res.cork();
+    process.nextTick(() => {
+      corked = false;
+      res.uncork();
+    });
+  };
   const write = async (text: string): Promise<void> => {
     if (res.destroyed || res.writableEnded) return;
+    coalesce();
     if (!res.write(text)) {
       await new Promise<void>((resolve) => {
         const done = (): void => {
@@ -60,8 +73,9 @@ export function createSseSink(ctx: Context, options: { readonly keepAliveMs: num
     open() {
       ctx.respond = false; // Koa must not touch a response we stream ourselves
       ctx.status = 200;
+      coalesce();
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
-      res.flushHeaders();
+      res.flushHeaders(); // leaves at the end of this tick, with the first events
       ctx.req.socket.setNoDelay(true);
       timer = setInterval(() => void write(encodeSseComment('keep-alive')), options.keepAliveMs);
       timer.unref();

@@ -79,7 +79,7 @@ export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDe
       operationId: 'chat',
       summary: 'Answer a question from the given sources (streamed)',
       description:
-        'A publishable key with its `Kit-Session`, or a secret key (servers, Mode B). Before any model call: sizes against the plan, per-key and per-session requests per minute, the monthly token quota, then the grounding gate on the sources (an ungrounded question gets a `refusal` and no model call). Errors found before the stream starts are plain JSON errors with their status.',
+        'A publishable key with its `Kit-Session`, or a secret key (servers, Mode B). Before any model call: sizes against the plan, per-key, per-session and per-organization requests per minute, and a reservation of the request\'s worst case (input estimate + the plan\'s `max_output_tokens`) against what is left of the monthly token quota; then the grounding gate on the sources (an ungrounded question gets a `refusal` and no model call). Answers are capped at `max_output_tokens` (`finish_reason: length`). Errors found before the stream starts are plain JSON errors with their status.',
       tags: ['Chat'],
       auth: { kind: 'key', kinds: ['publishable', 'secret'] },
       body: ChatBody,
@@ -96,7 +96,7 @@ export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDe
       async handler({ auth, body, ctx, requestId }) {
         const session = ctx.get('kit-session') || null;
         const origin = ctx.get('origin') || null;
-        const checked = unwrap(await chat.admit(auth, body, session, origin));
+        const checked = unwrap(await chat.admit(auth, body, session, origin, requestId));
         const instructions = assistant ? (await assistant.resolveForKey(auth.orgId, auth.keyId)).settings.instructions : null;
         const admitted = { ...checked, instructions };
         const rl = admitted.rateLimit;

@@ -37,10 +37,12 @@ export function keyRoutes(keys: KeyService, clock: Clock): Route[] {
       path: '/keys',
       operationId: 'createKey',
       summary: 'Create an API key',
+      description: "At most the plan's `max_keys` active keys per organization (free 5, pro 25, business 100); past it, `409 conflict`.",
       tags: ['Keys'],
       auth: { kind: 'jwt', permission: 'keys:write' },
       body: z.strictObject({ kind: z.enum(['publishable', 'secret']), name: humanText(100), allowed_origins: AllowedOrigins.optional(), ip_allowlist: IpAllowlist.optional() }),
       responses: { 201: { description: 'The key and, once, its full value.', schema: IssuedKey } },
+      errors: ['conflict'],
       async handler({ auth, body }) {
         const issued = unwrap(await keys.create(auth, body.kind, { name: body.name, allowedOrigins: body.allowed_origins, ipAllowlist: body.ip_allowlist }));
         return { status: 201, body: { key: keyView(issued.key, clock()), secret: issued.secret } };

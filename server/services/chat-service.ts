@@ -1,13 +1,14 @@
 import { inject, injectable } from 'inversify';
 import type { Logger } from 'pino';
 import type { ChatLimiter } from '../../adapters/node/pg-chat-limiter.js';
+import { createHash } from 'node:crypto';
 import { isKitError, KitError, type ServerErrorCode } from '../../core/errors/index.js';
 import { checkGrounding, refusalMessage } from '../../core/grounding/index.js';
 import type { InferenceEvent, InferencePort } from '../../core/ports/inference.port.js';
 import type { Redactor } from '../../core/redaction/index.js';
 import { estimateTokens } from '../../core/retrieval/index.js';
 import type { SourcePage } from '../../core/sources.js';
-import { loadLanguageOf, prepareCorpus } from '../../core/text/index.js';
+import { loadLanguageOf, prepareCorpus, type Corpus } from '../../core/text/index.js';
 import type { KeyAuth } from '../auth/auth-context.js';
 import type { ServerConfig } from '../config.js';
 import type { PlanLimits } from '../plans.js';
@@ -15,7 +16,6 @@ import { TOKENS, type Clock } from '../tokens.js';
 import { rateLimited } from './rate-limit-refusal.js';
 import { ok, refuse, type ServiceResult } from './service-result.js';
 import type { SessionTokens } from './session-tokens.js';
-import type { UsageService } from './usage-service.js';
 
 /** One turn of CONTRACT §4's `messages`. */
 export interface ChatMessage {
@@ -63,6 +63,51 @@ export interface AdmittedChat {
   readonly instructions?: string | null;
   /** The key's window after this request, for the RateLimit headers of the answer. */
   readonly rateLimit: { readonly limit: number; readonly remaining: number; readonly resetSeconds: number };
+  /** The request id its usage row was written under at admission. */
+  readonly requestId: string;
+  readonly admittedAt: Date;
+  /** Tokens reserved against the month: the input estimate plus the plan's output cap. */
+  readonly reservedTokens: number;
+}
+
+/** How a chat ended, known at its one settle point (the usage row, and hooks such as a question log, read it). */
+export interface ChatOutcome {
+  readonly status: 'answered' | 'refused' | 'error';
+  readonly finishReason: 'stop' | 'length' | 'refused' | null;
+  /** The error sent, or `client_closed` when the visitor left before the end. */
+  readonly errorCode: ServerErrorCode | 'client_closed' | null;
+  readonly model: string;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** 1-based indexes into the sources of the citations sent. */
+  readonly citations: readonly number[];
+  readonly latencyMs: number;
+}
+
+/**
+ * Tokens added to the input estimate of a reservation for the grounded prompt's own instructions and framing
+ * (core/answer/grounded-prompt: about 150 tokens), so the reservation covers what an OpenAI-compatible backend counts.
+ */
+export const PROMPT_OVERHEAD_TOKENS = 256;
+/** A reservation nobody settled (its process was killed) is released by the sweep after this long. */
+export const RESERVATION_TTL_MS = 15 * 60_000;
+/** Prepared corpora kept, keyed by the sources' content hash: at most this many ... */
+const CORPUS_CACHE_ENTRIES = 256;
+/** ... and this many characters of source text in all. */
+const CORPUS_CACHE_CHARS = 16_000_000;
+
+/**
+ * The reservation's input part: ≈ 3 characters a token (more than the 4 of English prose, so text in other scripts
+ * and code stays inside it), plus the prompt overhead.
+ */
+export function reservationInputTokens(chars: number): number {
+  return Math.ceil(chars / 3) + PROMPT_OVERHEAD_TOKENS;
+}
+
+interface Prepared {
+  readonly sources: readonly SourcePage[];
+  readonly corpus: Corpus;
+  readonly chars: number;
 }
 
 /**
@@ -76,6 +121,16 @@ const ABORT_SETTLE_MS = 5_000;
 class ShutdownAbort extends Error {
   override readonly name = 'ShutdownAbort';
 }
+
+type Meter = {
+  model: string;
+  status: ChatOutcome['status'];
+  finishReason: ChatOutcome['finishReason'];
+  errorCode: ChatOutcome['errorCode'];
+  inputTokens: number;
+  outputTokens: number;
+  citations: number[];
+};
 
 interface InFlight {
   readonly controller: AbortController;
@@ -91,6 +146,8 @@ interface InFlight {
 @injectable()
 export class ChatService {
   readonly #inFlight = new Set<InFlight>();
+  readonly #corpora = new Map<string, { readonly prepared: Promise<Prepared>; readonly chars: number }>();
+  #corpusChars = 0;
 
   constructor(
     @inject(TOKENS.Config) private readonly config: ServerConfig,
@@ -98,7 +155,6 @@ export class ChatService {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.ChatLimiter) private readonly limiter: ChatLimiter,
     @inject(TOKENS.SessionTokens) private readonly sessions: SessionTokens,
-    @inject(TOKENS.UsageService) private readonly usage: UsageService,
     @inject(TOKENS.Inference) private readonly inference: InferencePort,
     @inject(TOKENS.SourceRedactor) private readonly redactor: Redactor | null,
   ) {}
@@ -108,8 +164,12 @@ export class ChatService {
     return this.inference.model;
   }
 
-  /** Every check before the model, cheapest first: plan mode, session, sizes, then one database round trip for limits and quota. */
-  async admit(auth: KeyAuth, request: ChatRequest, sessionToken: string | null, origin: string | null): Promise<ServiceResult<AdmittedChat>> {
+  /**
+   * Every check before the model, cheapest first: plan mode, session, sizes, then ONE database statement that counts
+   * the key's, the session's and the organisation's one-minute windows and reserves the request's worst case (input
+   * estimate + the plan's output cap) against what is left of the month, writing its usage row.
+   */
+  async admit(auth: KeyAuth, request: ChatRequest, sessionToken: string | null, origin: string | null, requestId: string): Promise<ServiceResult<AdmittedChat>> {
     const plan = this.config.plans[auth.orgTier];
     const now = this.clock();
     if (plan.mode === 'local') return refuse('forbidden', `The ${auth.orgTier} plan answers on the visitor's device only; /chat is not part of it.`);
@@ -126,33 +186,50 @@ export class ChatService {
     if (!last || last.role !== 'user') return refuse('invalid_request', 'messages: the last message must be the user\'s question');
     if (last.content.trim() === '') return refuse('invalid_request', 'messages: the question is empty');
     if (last.content.length > plan.maxQuestionChars) return refuse('payload_too_large', `The question is longer than ${plan.maxQuestionChars} characters.`);
+    let textChars = 0;
     let sourceChars = 0;
-    for (const s of request.sources) sourceChars += s.text.length;
-    if (sourceChars > plan.maxContextChars) return refuse('payload_too_large', `The sources hold more than ${plan.maxContextChars} characters of text.`);
+    for (const s of request.sources) {
+      textChars += s.text.length;
+      sourceChars += s.text.length + s.title.length;
+    }
+    if (textChars > plan.maxContextChars) return refuse('payload_too_large', `The sources hold more than ${plan.maxContextChars} characters of text.`);
     const history = request.messages.slice(0, -1);
     let historyChars = 0;
     for (const m of history) historyChars += m.content.length;
     if (historyChars > plan.maxContextChars) return refuse('payload_too_large', `The earlier messages hold more than ${plan.maxContextChars} characters.`);
 
-    const counts = await this.limiter.count({ orgId: auth.orgId, keyId: auth.keyId, sessionId, now });
-    const windowState = (count: number, limit: number) => ({ allowed: count <= limit, count, limit, remaining: Math.max(0, limit - count), resetAt: counts.windowResetAt });
-    const byKey = windowState(counts.keyCount, plan.requestsPerMinute);
-    if (!byKey.allowed) return rateLimited(byKey, now, `This key is over its ${plan.requestsPerMinute} requests per minute; retry later.`);
-    if (counts.sessionCount !== null) {
-      const bySession = windowState(counts.sessionCount, plan.sessionRequestsPerMinute);
-      if (!bySession.allowed) return rateLimited(bySession, now, `This session is over its ${plan.sessionRequestsPerMinute} requests per minute; retry later.`);
-    }
-    if (counts.tokensThisMonth >= plan.monthlyTokens) {
+    const reservedTokens = reservationInputTokens(last.content.length + historyChars + sourceChars) + plan.maxOutputTokens;
+    const admission = await this.limiter.admit({
+      orgId: auth.orgId,
+      keyId: auth.keyId,
+      sessionId,
+      now,
+      limits: { keyPerMinute: plan.requestsPerMinute, sessionPerMinute: plan.sessionRequestsPerMinute, orgPerMinute: plan.orgRequestsPerMinute, monthlyTokens: plan.monthlyTokens },
+      reserveTokens: reservedTokens,
+      requestId,
+      model: this.inference.model,
+      expiresAt: new Date(now.getTime() + RESERVATION_TTL_MS),
+    });
+    const windowState = (count: number, limit: number) => ({ allowed: count <= limit, count, limit, remaining: Math.max(0, limit - count), resetAt: admission.windowResetAt });
+    const byKey = windowState(admission.keyCount, plan.requestsPerMinute);
+    if (!admission.admitted) {
+      if (!byKey.allowed) return rateLimited(byKey, now, `This key is over its ${plan.requestsPerMinute} requests per minute; retry later.`);
+      if (admission.sessionCount !== null) {
+        const bySession = windowState(admission.sessionCount, plan.sessionRequestsPerMinute);
+        if (!bySession.allowed) return rateLimited(bySession, now, `This session is over its ${plan.sessionRequestsPerMinute} requests per minute; retry later.`);
+      }
+      const byOrg = windowState(admission.orgCount, plan.orgRequestsPerMinute);
+      if (!byOrg.allowed) return rateLimited(byOrg, now, `The organization is over its ${plan.orgRequestsPerMinute} requests per minute over all its keys; retry later.`);
       const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
       const wait = Math.max(1, Math.ceil((nextMonth - now.getTime()) / 1000));
-      return refuse('quota_exceeded', `The organization used its ${plan.monthlyTokens} tokens of this month; upgrade the plan or wait for the next month.`, {
-        retry_after: wait,
-        ratelimit_limit: plan.monthlyTokens,
-        ratelimit_remaining: 0,
-        ratelimit_reset: wait,
-      });
+      const left = Math.max(0, plan.monthlyTokens - admission.tokensUsed - admission.tokensReserved);
+      const message =
+        admission.tokensUsed >= plan.monthlyTokens
+          ? `The organization used its ${plan.monthlyTokens} tokens of this month; upgrade the plan or wait for the next month.`
+          : `This request may use up to ${reservedTokens} tokens (its input and the plan's ${plan.maxOutputTokens}-token answer cap) and ${left} of the organization's ${plan.monthlyTokens} monthly tokens are left (chats in flight hold some); send less context, retry shortly, or upgrade the plan.`;
+      return refuse('quota_exceeded', message, { retry_after: wait, ratelimit_limit: plan.monthlyTokens, ratelimit_remaining: left, ratelimit_reset: wait });
     }
-    const resetSeconds = Math.max(1, Math.ceil((counts.windowResetAt.getTime() - now.getTime()) / 1000));
+    const resetSeconds = Math.max(1, Math.ceil((admission.windowResetAt.getTime() - now.getTime()) / 1000));
     return ok({
       auth,
       plan,
@@ -160,6 +237,9 @@ export class ChatService {
       history,
       sources: request.sources,
       rateLimit: { limit: plan.requestsPerMinute, remaining: byKey.remaining, resetSeconds },
+      requestId,
+      admittedAt: now,
+      reservedTokens,
     });
   }
 
@@ -209,39 +289,81 @@ export class ChatService {
 
   async #answer(chat: AdmittedChat, requestId: string, sink: ChatSink, signal: AbortSignal): Promise<void> {
     const model = this.inference.model;
-    const sources = this.redactor ? chat.sources.map((s) => ({ url: s.url, title: this.redactor!.redact(s.title).text, text: this.redactor!.redact(s.text).text })) : chat.sources;
-    const inputEstimate = estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
-    const meter = { model, refused: false, inputTokens: 0, outputTokens: 0 };
+    const startedAt = performance.now();
+    const meter: Meter = { model, status: 'error', finishReason: null, errorCode: null, inputTokens: 0, outputTokens: 0, citations: [] };
     try {
+      const prepared = await this.#prepare(chat.sources);
+      const sources = prepared.sources;
       // The same gate as the SDK's (sdk/runtime.ts): the corpus with its language's pack, and the question's language.
-      const corpus = await prepareCorpus(sources);
-      await loadLanguageOf(chat.question, corpus.language);
-      const verdict = checkGrounding(corpus, chat.question);
+      await loadLanguageOf(chat.question, prepared.corpus.language);
+      const verdict = checkGrounding(prepared.corpus, chat.question);
       if (!verdict.grounded) {
-        meter.refused = true;
+        meter.status = 'refused';
+        meter.finishReason = 'refused';
         sink.open();
         await sink.send({ type: 'start', requestId, model });
         await sink.send({ type: 'refusal', message: refusalMessage() });
         await sink.send({ type: 'done', finishReason: 'refused', usage: { inputTokens: 0, outputTokens: 0 } });
         return;
       }
+      const inputEstimate = estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
       await this.#stream(chat, sources, requestId, sink, signal, meter, inputEstimate);
     } finally {
-      await this.#record(chat.auth, requestId, meter);
+      await this.#settle(chat, { ...meter, latencyMs: performance.now() - startedAt });
       await sink.end().catch(() => undefined);
     }
   }
 
-  async #stream(
-    chat: AdmittedChat,
-    sources: readonly SourcePage[],
-    requestId: string,
-    sink: ChatSink,
-    signal: AbortSignal,
-    meter: { model: string; inputTokens: number; outputTokens: number },
-    inputEstimate: number,
-  ): Promise<void> {
-    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal, instructions: chat.instructions ?? null })[Symbol.asyncIterator]();
+  /**
+   * The sources as the gate and the engine see them (masked when the operator asks) and their prepared corpus, from
+   * an LRU keyed by the sources' content hash: a visitor's conversation, and every visitor of one page, send the
+   * same sources, which are then masked and indexed once.
+   */
+  #prepare(raw: readonly SourcePage[]): Promise<Prepared> {
+    const hash = createHash('sha256');
+    let chars = 0;
+    for (const s of raw) {
+      hash.update(s.url).update('\u0000').update(s.title).update('\u0000').update(s.text).update('\u0001');
+      chars += s.url.length + s.title.length + s.text.length;
+    }
+    const key = hash.digest('base64');
+    const hit = this.#corpora.get(key);
+    if (hit) {
+      this.#corpora.delete(key); // most recently used goes last
+      this.#corpora.set(key, hit);
+      return hit.prepared;
+    }
+    const redactor = this.redactor;
+    const prepared = (async (): Promise<Prepared> => {
+      const sources = redactor ? raw.map((s) => ({ url: s.url, title: redactor.redact(s.title).text, text: redactor.redact(s.text).text })) : raw;
+      return { sources, corpus: await prepareCorpus(sources), chars };
+    })();
+    const entry = { prepared, chars };
+    prepared.catch(() => {
+      if (this.#corpora.get(key) !== entry) return;
+      this.#corpora.delete(key);
+      this.#corpusChars -= chars;
+    });
+    this.#corpora.set(key, entry);
+    this.#corpusChars += chars;
+    for (const [k, v] of this.#corpora) {
+      if (this.#corpora.size <= CORPUS_CACHE_ENTRIES && this.#corpusChars <= CORPUS_CACHE_CHARS) break;
+      if (k === key) continue;
+      this.#corpora.delete(k);
+      this.#corpusChars -= v.chars;
+    }
+    return prepared;
+  }
+
+  async #stream(chat: AdmittedChat, sources: readonly SourcePage[], requestId: string, sink: ChatSink, signal: AbortSignal, meter: Meter, inputEstimate: number): Promise<void> {
+    const maxOutputTokens = chat.plan.maxOutputTokens;
+    // The cap holds on the stream whatever the engine does: at most this many characters (≈ 4 a token) are sent.
+    const maxOutputChars = maxOutputTokens * 4;
+    const upstream = new AbortController();
+    const onAbort = (): void => upstream.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal: upstream.signal, maxOutputTokens, instructions: chat.instructions ?? null })[Symbol.asyncIterator]();
     let streamed = '';
     let opened = false;
     const cited = new Set<number>();
@@ -262,18 +384,34 @@ export class ChatService {
         if (step.done) throw new KitError('upstream_unavailable', 'The inference backend ended the answer without finishing it.');
         const event: InferenceEvent = step.value;
         if (event.type === 'delta') {
-          streamed += event.text;
-          await sink.send({ type: 'delta', text: event.text });
+          const room = maxOutputChars - streamed.length;
+          const text = event.text.length > room ? event.text.slice(0, room) : event.text;
+          streamed += text;
+          if (text.length > 0) await sink.send({ type: 'delta', text });
+          if (text.length < event.text.length) {
+            // The engine ignored max_tokens: cut it off at the plan's cap, as if it had honoured it.
+            upstream.abort(new Error('output cap reached'));
+            meter.status = 'answered';
+            meter.finishReason = 'length';
+            meter.inputTokens = inputEstimate;
+            meter.outputTokens = Math.min(maxOutputTokens, estimateTokens(streamed));
+            await sink.send({ type: 'done', finishReason: 'length', usage: { inputTokens: meter.inputTokens, outputTokens: meter.outputTokens } });
+            return;
+          }
         } else if (event.type === 'citation') {
           const source = sources[event.index - 1];
           if (source && !cited.has(event.index)) {
             cited.add(event.index);
+            meter.citations.push(event.index);
             await sink.send({ type: 'citation', index: event.index, url: source.url, title: source.title });
           }
         } else {
+          meter.status = 'answered';
+          meter.finishReason = event.finishReason;
           meter.inputTokens = event.usage.inputTokens;
-          meter.outputTokens = event.usage.outputTokens;
-          await sink.send({ type: 'done', finishReason: event.finishReason, usage: { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens } });
+          // An engine counting more than the cap it was given is billed the cap: the answer was held to it.
+          meter.outputTokens = Math.min(maxOutputTokens, event.usage.outputTokens);
+          await sink.send({ type: 'done', finishReason: event.finishReason, usage: { inputTokens: meter.inputTokens, outputTokens: meter.outputTokens } });
           return;
         }
         next = iterator.next();
@@ -282,13 +420,18 @@ export class ChatService {
       // What the visitor saw is what is metered: the prompt went upstream once output began, and the output so far.
       if (streamed.length > 0) {
         meter.inputTokens = inputEstimate;
-        meter.outputTokens = estimateTokens(streamed);
+        meter.outputTokens = Math.min(maxOutputTokens, estimateTokens(streamed));
       }
-      if (sink.signal.aborted && !(signal.reason instanceof ShutdownAbort)) return; // the visitor left: nobody to tell
+      if (sink.signal.aborted && !(signal.reason instanceof ShutdownAbort)) {
+        meter.errorCode = 'client_closed';
+        return; // the visitor left: nobody to tell
+      }
       const { code, message } = this.#describe(err, requestId, signal);
+      meter.errorCode = code;
       if (!opened) throw new KitError(code, message);
       await sink.send({ type: 'error', code, message }).catch(() => undefined);
     } finally {
+      signal.removeEventListener('abort', onAbort);
       void iterator.return?.(undefined)?.catch(() => undefined);
     }
   }
@@ -300,25 +443,30 @@ export class ChatService {
     return { code: 'internal_error', message: 'Something went wrong on our side.' };
   }
 
-  async #record(auth: KeyAuth, requestId: string, meter: { model: string; refused: boolean; inputTokens: number; outputTokens: number }): Promise<void> {
-    const event = {
-      orgId: auth.orgId,
-      keyId: auth.keyId,
-      mode: 'remote' as const,
-      model: meter.model,
-      inputTokens: meter.inputTokens,
-      outputTokens: meter.outputTokens,
-      refused: meter.refused,
-      requestId,
-      createdAt: this.clock(),
+  /**
+   * THE settle point of a chat: its outcome is final here (answered, refused or error; tokens; citations; latency).
+   * The usage row written at admission takes the real figures and the month's reservation is released, in one
+   * statement shared with the chats of the organisation that end in the same tick. Hooks that need the outcome
+   * (a question log) belong here.
+   */
+  async #settle(chat: AdmittedChat, outcome: ChatOutcome): Promise<void> {
+    const settlement = {
+      orgId: chat.auth.orgId,
+      requestId: chat.requestId,
+      admittedAt: chat.admittedAt,
+      model: outcome.model,
+      inputTokens: outcome.inputTokens,
+      outputTokens: outcome.outputTokens,
+      refused: outcome.status === 'refused',
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.usage.record(event);
+        await this.limiter.settle(settlement);
         return;
       } catch (err) {
         if (attempt >= 2) {
-          this.logger.error({ request_id: requestId, err: { message: (err as Error).message } }, 'could not record usage');
+          // The reservation stays held until the sweep releases it (RESERVATION_TTL_MS): never an overshoot.
+          this.logger.error({ request_id: chat.requestId, err: { message: (err as Error).message } }, 'could not settle usage');
           return;
         }
       }

@@ -6,6 +6,7 @@ import type { MemberAuth } from '../auth/auth-context.js';
 import { newId, newKeyValue, sha256Hex } from '../ids.js';
 import { MAX_IP_ENTRIES, normalizeIpEntry } from '../keys/ip-allowlist.js';
 import { MAX_ALLOWED_ORIGINS, normalizeOriginPattern } from '../keys/origin-policy.js';
+import type { ServerConfig } from '../config.js';
 import { TOKENS, type Clock } from '../tokens.js';
 import { KeyVerifier } from './key-verifier.js';
 import { ok, refuse, type ServiceResult } from './service-result.js';
@@ -45,6 +46,7 @@ function normalizeAll<C extends string>(field: string, values: readonly string[]
 @injectable()
 export class KeyService {
   constructor(
+    @inject(TOKENS.Config) private readonly config: ServerConfig,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.KeyStore) private readonly keys: KeyStorePort,
     @inject(TOKENS.KeyVerifier) private readonly verifier: KeyVerifier,
@@ -55,12 +57,18 @@ export class KeyService {
     return result.ok ? result : refuse('invalid_request', 'starting_after: not a key of this organization');
   }
 
+  /** Creates a key, unless the organisation already holds its plan's `max_keys` active keys (`conflict`). */
   async create(auth: MemberAuth, kind: KeyKind, input: KeyInput & { readonly name: string }): Promise<ServiceResult<IssuedKey>> {
     const lists = this.#lists(kind, input);
     if (!lists.ok) return lists;
     const value = newKeyValue(kind);
     const key = this.#record(auth, kind, value, input.name, lists.value.allowedOrigins ?? [], lists.value.ipAllowlist ?? []);
-    await this.keys.insert(key);
+    const inserted = await this.keys.insert(key, (tier) => this.config.plans[tier].maxKeys);
+    if (!inserted.ok) {
+      return refuse('conflict', `The ${inserted.tier} plan allows ${inserted.limit} active keys per organization; delete a key you no longer use, or upgrade the plan.`, {
+        max_keys: inserted.limit ?? 0,
+      });
+    }
     return ok({ key, secret: value });
   }
 

@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify';
+import type { Logger } from 'pino';
 import type { UsageEvent, UsageGroupBy, UsageStorePort, UsageSummary } from '../../core/ports/usage-store.port.js';
 import type { MemberAuth } from '../auth/auth-context.js';
 import { TOKENS, type Clock } from '../tokens.js';
@@ -10,14 +11,49 @@ export const DEFAULT_USAGE_DAYS = 30;
 export const MAX_USAGE_DAYS = 366;
 
 const DAY_MS = 86_400_000;
+/** How often settled usage rows are rolled into the daily rollup reports read (each replica; they skip each other's rows). */
+export const ROLLUP_EVERY_MS = 2_000;
 
-/** Usage reports for the dashboard, and the recording entry point `/chat` (part 2) calls once per request. */
+/**
+ * Usage reports for the dashboard, read from daily rollups kept off the request path (every ROLLUP_EVERY_MS) plus
+ * the rows not rolled yet, so a report is exact at any moment and costs the same at a million rows as at a thousand.
+ */
 @injectable()
 export class UsageService {
+  #timer: NodeJS.Timeout | null = null;
+  #rolling: Promise<unknown> = Promise.resolve();
+
   constructor(
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.UsageStore) private readonly usage: UsageStorePort,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
+
+  /** Starts rolling usage rows up every `everyMs` (the timer never keeps the process alive). */
+  startRollups(everyMs = ROLLUP_EVERY_MS): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => void this.rollUp(), everyMs);
+    this.#timer.unref();
+  }
+
+  /** Rolls every settled row up now; resolves with how many were rolled. */
+  rollUp(): Promise<number> {
+    const run = this.#rolling.then(() =>
+      this.usage.rollUp().catch((err: unknown) => {
+        this.logger.warn({ err: { message: (err as Error).message } }, 'usage rollup failed');
+        return 0;
+      }),
+    );
+    this.#rolling = run;
+    return run;
+  }
+
+  /** Stops the timer and waits for a rollup in progress. */
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#rolling;
+  }
 
   /** Totals and breakdown over [from, to); refusals count as requests and in `refusals`. */
   async report(auth: MemberAuth, range: { from?: Date | undefined; to?: Date | undefined; groupBy: UsageGroupBy }): Promise<ServiceResult<UsageSummary & { from: Date; to: Date }>> {

@@ -59,7 +59,7 @@ describeOnEachDatabase('authorization matrix', (db) => {
     this.timeout(120_000);
     const billing = await startStripe();
     stripe = billing.fake;
-    platform = await createTestPlatform({ database: db(), env: { ...TEST_ALTCHA_ENV, ...billing.env } });
+    platform = await createTestPlatform({ database: db(), env: { ...TEST_ALTCHA_ENV, ...billing.env, KIT_PLAN_LIMITS: JSON.stringify({ free: { max_keys: 10_000 } }) } }); // every cell makes its own key
     server = await listen(platform);
     org = await seedOrg(platform, 'matrix');
     other = await seedOrg(platform, 'matrix-other');

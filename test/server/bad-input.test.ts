@@ -6,7 +6,7 @@ import { resolve } from '../../server/tokens.js';
 import { describeOnEachDatabase } from '../support/databases.js';
 import { createTestPlatform, listen, seedOrg, SEED_PASSWORD, TEST_JWT_SECRET, type SeededOrg } from '../support/platform.js';
 
-const TABLES = ['users', 'organizations', 'memberships', 'invitations', 'api_keys', 'usage_events', 'usage_monthly', 'challenge_claims', 'billing_events'] as const;
+const TABLES = ['users', 'organizations', 'memberships', 'invitations', 'api_keys', 'usage_events', 'org_meters', 'usage_daily', 'usage_daily_keys', 'usage_monthly_keys', 'challenge_claims', 'billing_events'] as const;
 const LONG = 'x'.repeat(10_000);
 
 interface BadCase {
@@ -33,7 +33,7 @@ describeOnEachDatabase('bad input', (db) => {
 
   before(async function () {
     this.timeout(120_000);
-    platform = await createTestPlatform({ database: db() });
+    platform = await createTestPlatform({ database: db(), env: { KIT_PLAN_LIMITS: JSON.stringify({ free: { max_keys: 10_000 } }) } });
     server = await listen(platform);
     org = await seedOrg(platform, 'bad');
     const created = await resolve(platform.container, 'KeyService').create({ kind: 'member', userId: org.members.owner.userId, orgId: org.orgId, role: 'owner' }, 'secret', { name: 'bad input target' });
@@ -51,6 +51,7 @@ describeOnEachDatabase('bad input', (db) => {
 
   /** Every row of every data table, to prove a refused request changed nothing. */
   async function snapshot(): Promise<string> {
+    await resolve(platform.container, 'UsageService').rollUp(); // the background rollup must not move rows between the two looks
     const parts: string[] = [];
     for (const table of TABLES) parts.push(JSON.stringify(await db().knex(table).select('*').orderBy(db().knex.raw('1'))));
     return parts.join('\n');

@@ -7,6 +7,7 @@ import { readSse } from '../../adapters/remote/sse-reader.js';
 import { FakeOpenAiServer } from '../fakes/openai-compatible-server.js';
 import { testPostgres } from '../support/databases.js';
 import { postgresAvailable } from '../support/postgres.js';
+import { reservationInputTokens } from '../../server/services/chat-service.js';
 import { chatBody, OFF_TOPIC_QUESTION } from './support/chat.js';
 import { signupWithKeys, startChildServer, type ChildServer } from './support/child-server.js';
 
@@ -138,7 +139,8 @@ async function rest(events: AsyncIterator<{ event: string; data: string }>): Pro
       DATABASE_URL: (await testPostgres()).url,
       KIT_DEMO: 'false',
       KIT_ALTCHA_MAX_NUMBER: '1000',
-      KIT_PLAN_LIMITS: JSON.stringify({ free: { requests_per_minute: 10, session_requests_per_minute: 4, monthly_tokens: 30 } }),
+      // Room in the month for the bursts below: every admitted chat reserves its worst case (input + 50 tokens).
+      KIT_PLAN_LIMITS: JSON.stringify({ free: { requests_per_minute: 10, session_requests_per_minute: 4, monthly_tokens: 10_000, max_output_tokens: 50 } }),
     };
     const [a, b] = await Promise.all([start(env), start(env)]);
     const account = await signupWithKeys(a.url, 'replicas');
@@ -172,12 +174,16 @@ async function rest(events: AsyncIterator<{ event: string; data: string }>): Pro
     for (let i = 0; i < 6; i++) perSession.push((await post(i % 2 ? b : a, publishable, chatBody(OFF_TOPIC_QUESTION, { stream: false }), { 'kit-session': session })).status);
     expect(perSession).to.deep.equal([200, 200, 200, 200, 429, 429]);
 
-    // Monthly quota: tokens used through one process exhaust it on the other.
-    const answered = await post(a, quotaKey, chatBody(undefined, { stream: false }));
+    // Monthly quota: tokens used through one process exhaust it on the other. The month is first brought to room
+    // for one reservation plus 10 tokens; the chat answered through `a` uses more than those 10.
+    const body = chatBody(undefined, { stream: false }) as { messages: Array<{ content: string }>; sources: Array<{ title: string; text: string }> };
+    const reservation = reservationInputTokens(body.messages[0]!.content.length + body.sources[0]!.title.length + body.sources[0]!.text.length) + 50;
+    await admin('org_meters').where({ org_id: account.orgId }).update({ used: 10_000 - reservation - 10 });
+    const answered = await post(a, quotaKey, body);
     expect(answered.status).to.equal(200);
     const { usage } = (await answered.json()) as { usage: { input_tokens: number; output_tokens: number } };
-    expect(usage.input_tokens + usage.output_tokens).to.be.at.least(30);
-    const over = await post(b, quotaKey, chatBody(undefined, { stream: false }));
+    expect(usage.input_tokens + usage.output_tokens).to.be.greaterThan(10);
+    const over = await post(b, quotaKey, body);
     expect(over.status).to.equal(429);
     expect((await over.json()).error.code).to.equal('quota_exceeded');
     expect(Number(over.headers.get('retry-after'))).to.be.greaterThan(0);

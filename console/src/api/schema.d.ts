@@ -244,7 +244,7 @@ export type paths = {
         put?: never;
         /**
          * Answer a question from the given sources (streamed)
-         * @description A publishable key with its `Kit-Session`, or a secret key (servers, Mode B). Before any model call: sizes against the plan, per-key and per-session requests per minute, the monthly token quota, then the grounding gate on the sources (an ungrounded question gets a `refusal` and no model call). Errors found before the stream starts are plain JSON errors with their status.
+         * @description A publishable key with its `Kit-Session`, or a secret key (servers, Mode B). Before any model call: sizes against the plan, per-key, per-session and per-organization requests per minute, and a reservation of the request's worst case (input estimate + the plan's `max_output_tokens`) against what is left of the monthly token quota; then the grounding gate on the sources (an ungrounded question gets a `refusal` and no model call). Answers are capped at `max_output_tokens` (`finish_reason: length`). Errors found before the stream starts are plain JSON errors with their status.
          */
         post: operations["chat"];
         delete?: never;
@@ -387,7 +387,10 @@ export type paths = {
          */
         get: operations["listKeys"];
         put?: never;
-        /** Create an API key */
+        /**
+         * Create an API key
+         * @description At most the plan's `max_keys` active keys per organization (free 5, pro 25, business 100); past it, `409 conflict`.
+         */
         post: operations["createKey"];
         delete?: never;
         options?: never;
@@ -3538,6 +3541,17 @@ export interface operations {
             };
             /** @description `forbidden`: You are not allowed to do this. */
             403: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: The request conflicts with the current state. */
+            409: {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;

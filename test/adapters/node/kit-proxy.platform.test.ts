@@ -91,7 +91,7 @@ describe('createKitProxy against the real Platform API', () => {
 
         const refusal: RemoteInferenceEvent[] = [];
         for await (const event of engine.answer({ question: OFF_TOPIC_QUESTION, history: [], sources: [PRICING] })) refusal.push(event);
-        expect(refusal.map((e) => e.type)).to.deep.equal(['refusal', 'done']);
+        expect(refusal.map((e) => e.type)).to.deep.equal(['start', 'refusal', 'done']);
         expect(await usageOfSecretKey()).to.equal(before + 2);
       } finally {
         client.destroy();

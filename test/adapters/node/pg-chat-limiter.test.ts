@@ -1,60 +1,104 @@
 import { expect } from 'chai';
 import { migrateToLatest } from '../../../adapters/node/migrations/index.js';
-import { createPgChatLimiter, monthOf } from '../../../adapters/node/pg-chat-limiter.js';
-import { createPgUsageStore } from '../../../adapters/node/pg-usage-store.js';
+import { createPgChatLimiter, monthOf, type ChatAdmissionLimits, type ChatLimiter } from '../../../adapters/node/pg-chat-limiter.js';
 import { newId } from '../../../server/ids.js';
 import { describeOnEachDatabase } from '../../support/databases.js';
 
+const OPEN: ChatAdmissionLimits = { keyPerMinute: 1_000_000, sessionPerMinute: 1_000_000, orgPerMinute: 1_000_000, monthlyTokens: 1e12 };
+
 describe('createPgChatLimiter', () => {
-  describeOnEachDatabase('counts', (db) => {
-    let orgId: string;
+  describeOnEachDatabase('admission and settlement', (db) => {
+    let keyId = '';
+    const newOrg = async (): Promise<string> => {
+      const orgId = newId('org');
+      await db().knex('organizations').insert({ id: orgId, name: 'limiter', tier: 'free', created_at: new Date() });
+      keyId = await newKey(orgId);
+      return orgId;
+    };
+    const newKey = async (orgId: string): Promise<string> => {
+      const id = newId('key');
+      await db().knex('api_keys').insert({ id, org_id: orgId, kind: 'secret', name: 'k', prefix: 'kit_sec_', last4: 'abcd', hash: id, created_at: new Date() });
+      return id;
+    };
+    const admit = (limiter: ChatLimiter, orgId: string, extra: Partial<Parameters<ChatLimiter['admit']>[0]> = {}) => {
+      const now = extra.now ?? new Date();
+      return limiter.admit({
+        orgId, keyId, sessionId: null, now, limits: OPEN, reserveTokens: 100, requestId: newId('req'), model: 'm',
+        expiresAt: new Date(now.getTime() + 60_000), ...extra,
+      });
+    };
+    const meter = async (orgId: string, now = new Date()) => {
+      const row = await db().knex('org_meters').where({ org_id: orgId, month: monthOf(now) }).first();
+      return { used: Number(row?.used ?? 0), reserved: Number(row?.reserved ?? 0) };
+    };
+
     before(async () => {
       await migrateToLatest(db().knex);
-      orgId = newId('org');
-      await db().knex('organizations').insert({ id: orgId, name: 'limiter', tier: 'free', created_at: new Date() });
     });
 
-    it('counts the key and the session in the same one-minute window and resets in the next', async () => {
+    it('counts the key, the session and the organization in one-minute windows that reset in the next', async () => {
       const limiter = createPgChatLimiter(db().knex);
-      const keyId = newId('key');
-      const at = new Date('2026-03-01T12:00:10Z');
-      const first = await limiter.count({ orgId, keyId, sessionId: 's1', now: at });
-      const second = await limiter.count({ orgId, keyId, sessionId: 's2', now: new Date('2026-03-01T12:00:59Z') });
-      const other = await limiter.count({ orgId, keyId, sessionId: 's1', now: new Date('2026-03-01T12:00:30Z') });
-      expect([first.keyCount, second.keyCount, other.keyCount]).to.deep.equal([1, 2, 3]);
+      const orgId = await newOrg();
+      const at = (iso: string) => new Date(iso);
+      const first = await admit(limiter, orgId, { keyId, sessionId: 's1', now: at('2026-03-01T12:00:10Z') });
+      const second = await admit(limiter, orgId, { keyId, sessionId: 's2', now: at('2026-03-01T12:00:59Z') });
+      const other = await admit(limiter, orgId, { keyId: await newKey(orgId), sessionId: 's1', now: at('2026-03-01T12:00:30Z') });
+      expect([first.keyCount, second.keyCount, other.keyCount]).to.deep.equal([1, 2, 1]);
       expect([first.sessionCount, second.sessionCount, other.sessionCount]).to.deep.equal([1, 1, 2]);
+      expect([first.orgCount, second.orgCount, other.orgCount]).to.deep.equal([1, 2, 3]);
       expect(first.windowResetAt.toISOString()).to.equal('2026-03-01T12:01:00.000Z');
-      const next = await limiter.count({ orgId, keyId, sessionId: null, now: new Date('2026-03-01T12:01:00Z') });
-      expect(next.keyCount).to.equal(1);
-      expect(next.sessionCount).to.equal(null);
+      const next = await admit(limiter, orgId, { keyId, now: at('2026-03-01T12:01:00Z') });
+      expect([next.keyCount, next.orgCount, next.sessionCount]).to.deep.equal([1, 1, null]);
     });
 
-    it('never admits two requests into one slot when many race from several replicas', async () => {
-      const keyId = newId('key');
-      const now = new Date();
-      const limiters = [createPgChatLimiter(db().knex), createPgChatLimiter(db().knex)];
-      const counts = await Promise.all(Array.from({ length: 30 }, (_, i) => limiters[i % 2]!.count({ orgId, keyId, sessionId: null, now })));
-      expect(counts.map((c) => c.keyCount).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 30 }, (_, i) => i + 1));
-    });
-
-    it("reads the organization's tokens of the current month, kept by the usage trigger (duplicates not counted twice)", async () => {
-      const org = newId('org');
-      await db().knex('organizations').insert({ id: org, name: 'quota', tier: 'free', created_at: new Date() });
-      const usage = createPgUsageStore(db().knex);
+    it('refuses, without reserving, a request over the organization window even from a fresh key', async () => {
       const limiter = createPgChatLimiter(db().knex);
-      const event = (requestId: string, createdAt: string, input: number, output: number) =>
-        usage.record({ orgId: org, keyId: null, mode: 'remote', model: 'm', inputTokens: input, outputTokens: output, refused: false, requestId, createdAt: new Date(createdAt) });
-      const r1 = newId('req');
-      await event(r1, '2026-02-28T23:59:59Z', 1000, 1000); // last month
-      await event(newId('req'), '2026-03-01T00:00:00Z', 100, 20);
-      await event(r1, '2026-03-02T00:00:00Z', 100, 20); // duplicate request id: ignored
-      await event(newId('req'), '2026-03-31T23:59:59Z', 7, 3);
-      const march = await limiter.count({ orgId: org, keyId: newId('key'), sessionId: null, now: new Date('2026-03-15T00:00:00Z') });
-      expect(march.tokensThisMonth).to.equal(130);
-      const april = await limiter.count({ orgId: org, keyId: newId('key'), sessionId: null, now: new Date('2026-04-01T00:00:00Z') });
-      expect(april.tokensThisMonth).to.equal(0);
-      const row = await db().knex('usage_monthly').where({ org_id: org, month: monthOf(new Date('2026-03-09T00:00:00Z')) }).first();
-      expect(Number(row.requests)).to.equal(2);
+      const orgId = await newOrg();
+      const limits = { ...OPEN, orgPerMinute: 3 };
+      const results = [];
+      for (let i = 0; i < 5; i++) results.push(await admit(limiter, orgId, { keyId: await newKey(orgId), limits }));
+      expect(results.map((r) => r.admitted)).to.deep.equal([true, true, true, false, false]);
+      expect(await meter(orgId)).to.deep.equal({ used: 0, reserved: 300 });
+      expect(await db().knex('usage_events').where({ org_id: orgId }).count<{ n: number }[]>('* as n')).to.deep.equal([{ n: 3 }]);
+    });
+
+    it('never reserves past the month when many requests race from several replicas, and writes one row per admission', async () => {
+      const orgId = await newOrg();
+      const replicas = [createPgChatLimiter(db().knex), createPgChatLimiter(db().knex), createPgChatLimiter(db().knex)];
+      const limits = { ...OPEN, monthlyTokens: 1_050 };
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => admit(replicas[i % 3]!, orgId, { limits })));
+      expect(results.filter((r) => r.admitted)).to.have.length(10);
+      expect(await meter(orgId)).to.deep.equal({ used: 0, reserved: 1_000 });
+      const rows = await db().knex('usage_events').where({ org_id: orgId });
+      expect(rows).to.have.length(10);
+      expect(rows.every((r) => r.state === 'reserved' && r.reserved_tokens === 100)).to.equal(true);
+    });
+
+    it('settles a chat to its real figures once, moving its reservation into used', async () => {
+      const limiter = createPgChatLimiter(db().knex);
+      const orgId = await newOrg();
+      const now = new Date();
+      const requestIds = [newId('req'), newId('req'), newId('req')];
+      for (const requestId of requestIds) expect((await admit(limiter, orgId, { requestId, now })).admitted).to.equal(true);
+      const settle = (requestId: string, input: number, output: number) => limiter.settle({ orgId, requestId, admittedAt: now, model: 'm2', inputTokens: input, outputTokens: output, refused: false });
+      await Promise.all([settle(requestIds[0]!, 30, 20), settle(requestIds[1]!, 10, 5)]);
+      expect(await meter(orgId, now)).to.deep.equal({ used: 65, reserved: 100 });
+      await settle(requestIds[0]!, 999, 999); // a second settlement of the same chat changes nothing
+      expect(await meter(orgId, now)).to.deep.equal({ used: 65, reserved: 100 });
+      const row = await db().knex('usage_events').where({ request_id: requestIds[0] }).first();
+      expect(row).to.deep.include({ state: 'settled', input_tokens: 30, output_tokens: 20, model: 'm2' });
+    });
+
+    it('releases reservations whose process died once they expire, and only those', async () => {
+      const limiter = createPgChatLimiter(db().knex, { sweepEveryMs: Number.POSITIVE_INFINITY }); // only the explicit sweep below
+      const orgId = await newOrg();
+      const now = new Date();
+      await admit(limiter, orgId, { now, expiresAt: new Date(now.getTime() - 1) });
+      await admit(limiter, orgId, { now, expiresAt: new Date(now.getTime() + 3_600_000) });
+      expect(await meter(orgId, now)).to.deep.equal({ used: 0, reserved: 200 });
+      expect(await limiter.sweep(now)).to.be.at.least(1);
+      expect(await meter(orgId, now)).to.deep.equal({ used: 0, reserved: 100 });
+      expect((await db().knex('usage_events').where({ org_id: orgId }).orderBy('state')).map((r) => r.state)).to.deep.equal(['expired', 'reserved']);
     });
   });
 });

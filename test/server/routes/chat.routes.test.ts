@@ -3,7 +3,8 @@ import type { Platform } from '../../../server/platform.js';
 import { FakeOpenAiServer } from '../../fakes/openai-compatible-server.js';
 import { sharedPglite } from '../../support/databases.js';
 import { createTestPlatform, listen, seedOrg, testClock, type SeededOrg } from '../../support/platform.js';
-import { chatBody, createKeys, eventually, OFF_TOPIC_QUESTION, openSession, PRICING, streamChat, TEST_ALTCHA_ENV, usageRows } from '../support/chat.js';
+import { reservationInputTokens } from '../../../server/services/chat-service.js';
+import { chatBody, createKeys, eventually, OFF_TOPIC_QUESTION, openSession, PRICING, PRICING_QUESTION, streamChat, TEST_ALTCHA_ENV, usageRows } from '../support/chat.js';
 
 const SHOP = 'https://shop.example.com';
 
@@ -11,7 +12,7 @@ const SHOP = 'https://shop.example.com';
 const PLAN_LIMITS = JSON.stringify({
   free: { max_question_chars: 300, max_context_chars: 2_000, max_body_bytes: 16_384 },
   pro: { requests_per_minute: 3 },
-  business: { session_requests_per_minute: 2, monthly_tokens: 30 },
+  business: { session_requests_per_minute: 2, monthly_tokens: 400, max_output_tokens: 50 },
 });
 
 async function orgOnTier(platform: Platform, label: string, tier: 'free' | 'pro' | 'business'): Promise<SeededOrg> {
@@ -195,14 +196,18 @@ describe('chatRoutes', () => {
       const first = await post();
       expect(first.status).to.equal(200);
       const used = (await first.json()).usage;
-      expect(used.input_tokens + used.output_tokens).to.be.at.least(30);
+      // The next request's worst case (input estimate + the 50-token answer cap) no longer fits the 400 tokens.
+      const body = chatBody();
+      const chars = PRICING_QUESTION.length + PRICING.title.length + PRICING.text.length;
+      expect(used.input_tokens + used.output_tokens + reservationInputTokens(chars) + 50).to.be.greaterThan(400);
+      expect(body.sources).to.deep.equal([PRICING]);
       const refused = await post();
       expect(refused.status).to.equal(429);
       expect((await refused.json()).error.code).to.equal('quota_exceeded');
       const now = clock.now();
       const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
       expect(Number(refused.headers.get('retry-after'))).to.be.closeTo((nextMonth - now.getTime()) / 1000, 2);
-      expect(refused.headers.get('ratelimit')).to.match(/^limit=30, remaining=0, reset=\d+$/);
+      expect(refused.headers.get('ratelimit')).to.equal(`limit=400, remaining=${400 - used.input_tokens - used.output_tokens}, reset=${refused.headers.get('retry-after')}`);
     });
   });
 

@@ -26,6 +26,7 @@ describe('keyRoutes', () => {
     clock = testClock();
     platform = await createTestPlatform({ database: await sharedPglite(), clock });
     org = await seedOrg(platform, 'keys');
+    await platform.database.knex('organizations').where({ id: org.orgId }).update({ tier: 'business' }); // room for every key the tests make
   });
   after(() => platform.close());
 
@@ -84,6 +85,7 @@ describe('keyRoutes', () => {
 
   it('pages through keys newest first with limit and starting_after', async () => {
     const fresh = await seedOrg(platform, 'keys-pages');
+    await platform.database.knex('organizations').where({ id: fresh.orgId }).update({ tier: 'pro' });
     const owner = as(fresh.members.owner.token);
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -153,5 +155,22 @@ describe('keyRoutes', () => {
     expect((await owner.delete(`/v1/keys/${id}`)).status).to.equal(404);
     expect((await owner.patch(`/v1/keys/${id}`, { name: 'x' })).status).to.equal(404);
     expect((await owner.post(`/v1/keys/${id}/rotate`, {})).status).to.equal(404);
+  });
+
+  it("caps active keys at the plan's max_keys under a parallel burst; deleting or rotating frees no extra room", async () => {
+    const fresh = await seedOrg(platform, 'keys-cap'); // free: 5 keys
+    const owner = as(fresh.members.owner.token);
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => owner.post('/v1/keys', { kind: i % 2 ? 'secret' : 'publishable', name: `burst ${i}` })));
+    const created = burst.filter((r) => r.status === 201);
+    expect(created).to.have.length(5);
+    const refused = burst.filter((r) => r.status !== 201);
+    expect(refused.every((r) => r.status === 409 && r.body.error.code === 'conflict' && /free plan allows 5 active keys/.test(r.body.error.message))).to.equal(true);
+    // A rotation replaces a key: the successor is active, the previous one only expiring.
+    const rotated = await owner.post(`/v1/keys/${created[0]!.body.key.id}/rotate`, { expire_previous_in_seconds: 3600 });
+    expect(rotated.status).to.equal(201);
+    expect((await owner.post('/v1/keys', { kind: 'secret', name: 'one too many' })).status).to.equal(409);
+    expect((await owner.delete(`/v1/keys/${created[1]!.body.key.id}`)).status).to.equal(204);
+    expect((await owner.post('/v1/keys', { kind: 'secret', name: 'in the freed slot' })).status).to.equal(201);
+    expect((await owner.post('/v1/keys', { kind: 'secret', name: 'over again' })).status).to.equal(409);
   });
 });

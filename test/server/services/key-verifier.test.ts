@@ -35,7 +35,7 @@ describe('KeyVerifier', () => {
     this.timeout(180_000);
     const database = await sharedPglite();
     clock = testClock();
-    const env = { KIT_KEY_CACHE_TTL_MS: '5000', KIT_LAST_USED_FLUSH_MS: '3600000' };
+    const env = { KIT_KEY_CACHE_TTL_MS: '5000', KIT_LAST_USED_FLUSH_MS: '3600000', KIT_PLAN_LIMITS: JSON.stringify({ free: { max_keys: 10_000 } }) };
     platform = await createTestPlatform({ database, clock, env });
     replica = await createTestPlatform({ database, clock, env }); // a second server sharing the database
     org = await seedOrg(platform, 'verifier');
