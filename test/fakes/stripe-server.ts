@@ -33,6 +33,8 @@ export class FakeStripeServer {
   private server: Server | undefined;
 
   private readonly sessions = new Map<string, Record<string, unknown>>();
+  /** Ids differ between fakes: suites sharing one database must not get each other's customer ids. */
+  private readonly tag = Math.random().toString(36).slice(2, 8);
   private origin = '';
 
   constructor(
@@ -87,8 +89,8 @@ export class FakeStripeServer {
     const n = ++this.counter;
     if (method === 'POST' && path === '/v1/customers') {
       const metadata = pick(form, 'metadata');
-      if (metadata.org_id) this.customers.set(`cus_test${n}`, metadata.org_id);
-      return { status: 200, body: { id: `cus_test${n}`, object: 'customer', email: form.email ?? null, metadata, livemode: false } };
+      if (metadata.org_id) this.customers.set(`cus_test${this.tag}${n}`, metadata.org_id);
+      return { status: 200, body: { id: `cus_test${this.tag}${n}`, object: 'customer', email: form.email ?? null, metadata, livemode: false } };
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       if (!form.customer || !form['line_items[0][price]'] || !form.success_url || !form.cancel_url) {
