@@ -18,7 +18,7 @@ for (const script of ['scripts/ensure-sdk-built.mjs', 'scripts/console/ensure-bu
 }
 
 const data = mkdtempSync(join(tmpdir(), 'kit-console-shots-'));
-const server = await startChildServer({ KIT_DATA_DIR: data, KIT_LOG_LEVEL: 'warn', KIT_BOT_CHALLENGE: 'none' });
+const server = await startChildServer({ KIT_DATA_DIR: data, KIT_BOT_CHALLENGE: 'none' }); // info level: it waits for the "listening on" log line
 const password = /demo@example\.com \/ (\S+)/.exec(server.stdout())![1]!;
 const browser = await launchChromium();
 try {

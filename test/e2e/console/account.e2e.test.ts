@@ -88,7 +88,7 @@ for (const target of consoleTargets()) {
       expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).to.deep.equal(['Sign in']);
       expect(await axeViolations(page)).to.deep.equal([]);
 
-      await signIn(page, stack.url, email, PASSWORD);
+      await signIn(page, null, email, PASSWORD); // on the sign-in page the deep link led to
       expect(new URL(page.url()).pathname).to.equal('/console/keys');
       expect(problems.csp).to.deep.equal([]);
       await context.close();

@@ -146,9 +146,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-/** Signs in through the console's form. */
-export async function signIn(page: Page, url: string, email: string, password: string): Promise<void> {
-  await page.goto(`${url}/console/sign-in`);
+/** Signs in through the console's form (on the sign-in page already shown when `url` is null, keeping its `next`). */
+export async function signIn(page: Page, url: string | null, email: string, password: string): Promise<void> {
+  if (url !== null) await page.goto(`${url}/console/sign-in`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

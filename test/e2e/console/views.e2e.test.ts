@@ -88,7 +88,7 @@ for (const target of consoleTargets()) {
       await once.waitFor();
       await page.keyboard.press('Escape'); // native dialog: Escape closes it
       await once.waitFor({ state: 'hidden' });
-      await page.getByRole('cell', { name: /Keyboard server/ }).waitFor();
+      await page.getByRole('cell', { name: /^Keyboard server/ }).waitFor();
 
       await tabTo(page, /^Install & customize$/, 80);
       await page.keyboard.press('Enter');
