@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../test/support/chromium.js';
+import { launchChromium, TSX_EVALUATE_SHIM } from '../test/support/chromium.js';
 import { startChildServer } from '../test/server/support/child-server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -47,6 +47,7 @@ async function measure(kind: 'reference' | 'signed-out' | 'signed-in'): Promise<
       await context.addCookies([{ name: cookie[0]!, value: cookie[1]!, url: server.url }]);
     }
     const page = await context.newPage();
+    await page.addInitScript(TSX_EVALUATE_SHIM); // tsx's keepNames helper, for the functions handed to the page
     const selector = kind === 'reference' ? 'main' : kind === 'signed-out' ? 'form button[type=submit]:not([disabled])' : 'nav[aria-label="Console"]';
     await page.addInitScript((sel: string) => {
       const w = window as unknown as { __ready?: number };
