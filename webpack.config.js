@@ -56,9 +56,12 @@ function server(mode) {
     name: 'server',
     mode,
     target: 'node20',
-    entry: { main: resolve(root, 'server/main.ts') },
+    // The PGlite worker thread is its own entry: pglite-worker-client.ts starts dist/server/pglite-worker.js.
+    entry: { main: resolve(root, 'server/main.ts'), 'pglite-worker': resolve(root, 'adapters/node/pglite-worker.ts') },
     devtool: 'source-map',
-    module: { rules: [typescript] },
+    // import.meta.url stays the bundle's own URL at run time (webpack would inline the source file's path), so the
+    // PGlite client finds pglite-worker.js beside main.js wherever dist/ is deployed.
+    module: { rules: [typescript], parser: { javascript: { importMeta: false } } },
     resolve: resolveTs,
     experiments: { outputModule: true },
     // Packages stay in node_modules: native modules (argon2), PGlite's WASM and knex's dialect loading do not bundle well.

@@ -3,3 +3,5 @@ export { crawlSite } from '../core/crawl/index.js';
 export { extractFromHtml } from '../adapters/browser/extract-from-html.js';
 export { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
 export { withPageCache } from '../adapters/browser/idb-page-cache.js';
+export { pageLinks } from '../adapters/browser/page-links.js';
+export { reportSiteDiscovery } from './site-discovery.js';

@@ -3,6 +3,7 @@ import { isKitError, KitError, type ErrorCode } from '../core/errors/index.js';
 import type { ChatTurn } from '../core/ports/inference.port.js';
 import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
 import { createEmitter } from './emitter.js';
+import { SETUP_CODES } from './setup-codes.js';
 import type { Answer, AskOptions, KitEvents, KitInstance } from './types.js';
 import { createWidget, type Widget } from './widget/index.js';
 import { resolveStrings } from './widget/strings.js';
@@ -51,6 +52,8 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   };
   /** What the visitor reads: the message, and when to try again if the service said so. */
   const visible = (err: KitError): string => {
+    // The site's key or origin is misconfigured: the developer's explanation is in the console and the error event.
+    if (SETUP_CODES.has(err.code)) return strings.notSetUp;
     const seconds = retryAfter(err);
     return seconds === undefined ? err.message : `${err.message} ${strings.retryIn.replace('{seconds}', String(seconds))}`;
   };
@@ -94,7 +97,12 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   });
 
   async function runAsk(question: string, signal: AbortSignal | undefined): Promise<Answer> {
-    const a = await assistant;
+    const a = await assistant.catch((err) => {
+      // The assistant never started: answer the question with why, rather than not at all.
+      widget?.showUserMessage(question);
+      widget?.showError(visible(toError(err)));
+      throw err;
+    });
     if (destroyed) throw destroyedError();
     const controller = new AbortController();
     current = controller;

@@ -16,9 +16,11 @@ import { loadLanguageOf, prepareCorpus } from '../core/text/index.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';
 import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
 import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
+import { linkSignals } from '../adapters/remote/linked-signal.js';
 import { createPlatformClient, type PlatformClient, type PlatformConfig } from '../adapters/remote/platform-client.js';
 import { createRemoteInference, type RemoteInferencePort } from '../adapters/remote/remote-inference.js';
 import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
+import { SETUP_CODES } from './setup-codes.js';
 import { DEFAULT_REFUSAL_MESSAGE } from '../core/config/defaults.js';
 import { createQuestionReporter } from './insights.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
@@ -47,14 +49,26 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
 
   // The three slow starts run together: the plan, the device, and the page.
   // The plan is read even for local mode: it says which modes the key may use, and it checks the key and origin.
-  const planPromise = client.getConfig({ signal }).then((c) => c, (err) => {
+  // A key or origin the service refuses stops the start (and the page reading) with one clear console error; an
+  // unreachable service only costs the remote engine.
+  const setup = linkSignals(signal);
+  let misconfigured: KitError | null = null;
+  const planPromise = client.getConfig({ signal }).then((c) => c, async (err) => {
     if (signal.aborted) throw err;
+    if (isKitError(err) && SETUP_CODES.has(err.code)) {
+      // The explanations are a chunk of their own: only misconfigured pages load them.
+      const { setupError } = await import(/* webpackChunkName: "kit-setup-error" */ './setup-error.js');
+      misconfigured = setupError(err, config.apiKey);
+      console.error(`Kit: ${misconfigured.message}`);
+      setup.abort(misconfigured);
+      return null;
+    }
     emit('error', toEvent(err));
     return null;
   });
   const devicePromise: Promise<DeviceProfile> = config.mode === 'remote'
     ? Promise.resolve({ adapter: null })
-    : import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal }));
+    : import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal, reuseAbsentVerdict: config.mode === 'auto' }));
   const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
     ? import(/* webpackChunkName: "kit-redaction" */ '../core/redaction/index.js').then((m) => m.loadRedactor(config.redact))
     : Promise.resolve(null);
@@ -66,8 +80,15 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     });
     return loaded;
   };
-  let context = await load(signal);
+  let context: Context;
+  try {
+    context = await load(setup.signal);
+  } catch (err) {
+    throw misconfigured ?? err;
+  }
   const [plan, device] = await Promise.all([planPromise, devicePromise]);
+  setup.dispose();
+  if (misconfigured) throw misconfigured;
 
   // The owner's log (issue 13): one conversation per instance; the service logs remote answers, the beacon the rest.
   const reporter = createQuestionReporter({ client, apiKey: config.apiKey, plan });
@@ -149,7 +170,7 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   let pages: SourcePage[] = live ? [live] : [];
   let cut = { pages: 0, chars: 0 };
   if (config.context.scope !== 'page') {
-    const { crawlSite, createFetchPageFetcher, extractFromHtml, withPageCache } = await import(/* webpackChunkName: "kit-crawl" */ './crawl.js');
+    const { crawlSite, createFetchPageFetcher, extractFromHtml, pageLinks, reportSiteDiscovery, withPageCache } = await import(/* webpackChunkName: "kit-crawl" */ './crawl.js');
     const fetcher = withPageCache(createFetchPageFetcher());
     const result = await crawlSite({
       pageUrl: url,
@@ -157,9 +178,11 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
       fetcher,
       extract: (html, pageUrl) => extractFromHtml(html, pageUrl),
       livePage: live,
+      pageLinks: config.context.scope === 'site' ? pageLinks(document) : [],
       onProgress: (p) => emit('progress', p),
       signal,
     });
+    if (config.context.scope === 'site' && !result.aborted) reportSiteDiscovery(result, config.context.sitemap, location.origin);
     pages = result.pages;
     cut = { ...result.truncated };
   } else if (live && live.text.length >= config.context.maxCharsPerPage) {

@@ -6,6 +6,7 @@ import { mountRoutes } from './http/router.js';
 import { accessLog } from './middleware/access-log.js';
 import { corsMiddleware } from './middleware/cors.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { inflightLimit } from './middleware/inflight-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { healthChecks } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.routes.js';
@@ -15,7 +16,7 @@ import { resolve, resolveAll } from './tokens.js';
 export const API_VERSION = '1.0.0';
 
 /**
- * The Koa application: request id → access log → errors → CORS → health checks → /sdk and /demo files → /v1
+ * The Koa application: request id → access log → errors → (behind a proxy) requests in flight per client IP → CORS → health checks → /sdk and /demo files → /v1
  * routes (every TOKENS.Routes binding plus GET /v1/openapi.json) → 404/405. It does not listen; server/main.ts does.
  */
 export function createApp(container: Container): Koa {
@@ -34,6 +35,8 @@ export function createApp(container: Container): Koa {
   app.use(requestId());
   app.use(accessLog(logger));
   app.use(errorHandler(logger));
+  // Behind a trusted proxy the per-connection cap (http-server.ts) sees only the proxy: cap requests per client.
+  if (config.trustProxyHops > 0) app.use(inflightLimit(config.http.maxConnectionsPerIp));
   app.use(corsMiddleware(config.corsOrigins));
   app.use(healthChecks(resolve(container, 'Database')));
   app.use(resolve(container, 'DemoSite').middleware());

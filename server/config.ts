@@ -59,10 +59,25 @@ export interface ServerConfig {
   readonly plans: Readonly<Record<Tier, PlanLimits>>;
   /** Interval of `: keep-alive` comments on `/chat` streams; default 10 000 ms (the contract asks for ≤ 15 s). */
   readonly sseKeepAliveMs: number;
+  /** How long a `/chat` stream waits for a client that does not read (socket not draining) before it is cut; default 30 000 ms. */
+  readonly sseWriteStallMs: number;
   /** How long SIGTERM waits for in-flight `/chat` streams before cutting them; default 25 000 ms. */
   readonly shutdownGraceMs: number;
   /** NODE_ENV as read at start (a bundler may inline `process.env.NODE_ENV`; this value is the real one). */
   readonly nodeEnv: string | null;
+  /** HTTP server limits against slow or flooding clients (server/http-server.ts). */
+  readonly http: {
+    /** Time to receive a request's headers (ms); default 10 000. Slow-header (slowloris) connections end here. */
+    readonly headersTimeoutMs: number;
+    /** Time to receive a whole request, body included (ms); default 30 000. Responses (SSE) are not limited. */
+    readonly requestTimeoutMs: number;
+    /** How long an idle keep-alive connection stays open (ms); default 5 000 (raise above a load balancer's idle timeout). */
+    readonly keepAliveTimeoutMs: number;
+    /** Concurrent connections (or, behind a trusted proxy, requests in flight) per client IP; default 256; 0 = no cap. */
+    readonly maxConnectionsPerIp: number;
+  };
+  /** GET /v1/config answers per key and client IP per minute; default 120. */
+  readonly configRequestsPerMinute: number;
   /** Assistant settings, the question log, feedback and retention (issue 13; docs/privacy.md). */
   readonly insights: {
     /** How long resolved assistant and logging settings are served from memory (ms); default 5000. */
@@ -109,7 +124,9 @@ export const CONFIG_VARIABLES = Object.freeze([
   'KIT_TURNSTILE_SECRET', 'KIT_TURNSTILE_SITE_KEY', 'KIT_INFERENCE_URL', 'KIT_INFERENCE_MODEL', 'KIT_INFERENCE_API_KEY',
   'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KIT_STRIPE_PRICE_PRO', 'KIT_STRIPE_PRICE_BUSINESS', 'KIT_STRIPE_API_BASE',
   'KIT_TURNSTILE_VERIFY_URL', 'KIT_ALTCHA_MAX_NUMBER', 'KIT_ALTCHA_TTL_SECONDS', 'KIT_REDACT_SOURCES', 'KIT_PLAN_LIMITS',
-  'KIT_SSE_KEEPALIVE_MS', 'KIT_SHUTDOWN_GRACE_MS', 'KIT_DEMO', 'KIT_SDK_DIR', 'KIT_DEMO_DIR', 'NODE_ENV',
+  'KIT_SSE_KEEPALIVE_MS', 'KIT_SSE_WRITE_STALL_MS', 'KIT_SHUTDOWN_GRACE_MS', 'KIT_DEMO', 'KIT_SDK_DIR', 'KIT_DEMO_DIR', 'NODE_ENV',
+  'KIT_DATA_DIR_LOCK_WAIT_MS', 'KIT_PGLITE_SHARED_BUFFERS', 'KIT_HEADERS_TIMEOUT_MS', 'KIT_REQUEST_TIMEOUT_MS',
+  'KIT_KEEP_ALIVE_TIMEOUT_MS', 'KIT_MAX_CONNECTIONS_PER_IP', 'KIT_CONFIG_PER_MINUTE',
   'KIT_SETTINGS_CACHE_TTL_MS', 'KIT_QUESTION_LOG_FLUSH_MS', 'KIT_QUESTION_LOG_QUEUE_MAX', 'KIT_PURGE_INTERVAL_MINUTES',
   'KIT_FEEDBACK_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_SESSION_PER_MINUTE',
   'KIT_CONSOLE_DIR', 'KIT_PUBLIC_URL', 'KIT_CONSOLE_SESSION_IDLE_SECONDS', 'KIT_CONSOLE_SESSION_MAX_SECONDS',
@@ -139,7 +156,8 @@ const url = (protocols: readonly string[], what: string) =>
 
 const EnvSchema = z.object({
   PORT: int(0, 65535, 8787),
-  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  // Loopback by default: a fresh `npm start` prints the demo owner's password and must not serve it to the network.
+  HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
   KIT_DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./.kit-data')),
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://'),
   KIT_DB_POOL_MAX: int(1, 100, 10),
@@ -227,7 +245,15 @@ const EnvSchema = z.object({
       }),
   ),
   KIT_SSE_KEEPALIVE_MS: int(50, 15_000, 10_000),
+  KIT_SSE_WRITE_STALL_MS: int(100, 600_000, 30_000),
   KIT_SHUTDOWN_GRACE_MS: int(0, 600_000, 25_000),
+  KIT_DATA_DIR_LOCK_WAIT_MS: int(0, 600_000, 0),
+  KIT_PGLITE_SHARED_BUFFERS: z.preprocess(blankToUndefined, z.string().regex(/^\d{1,6}(kB|MB|GB)$/, 'must be a size like 16MB, 512kB or 1GB').default('16MB')),
+  KIT_HEADERS_TIMEOUT_MS: int(1_000, 300_000, 10_000),
+  KIT_REQUEST_TIMEOUT_MS: int(1_000, 3_600_000, 30_000),
+  KIT_KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000, 5_000),
+  KIT_MAX_CONNECTIONS_PER_IP: int(0, 1_000_000, 256),
+  KIT_CONFIG_PER_MINUTE: int(1, 1_000_000, 120),
   KIT_DEMO: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true').transform((v) => v === 'true')),
   KIT_SDK_DIR: z.preprocess(blankToUndefined, z.string().default('./dist/sdk')),
   KIT_DEMO_DIR: z.preprocess(blankToUndefined, z.string().default('./demo')),
@@ -290,7 +316,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   return {
     port: e.PORT,
     host: e.HOST,
-    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.KIT_DB_POOL_MAX } : { kind: 'pglite', dataDir: resolve(cwd, e.KIT_DATA_DIR) },
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.KIT_DB_POOL_MAX }
+      : { kind: 'pglite', dataDir: resolve(cwd, e.KIT_DATA_DIR), settings: { shared_buffers: e.KIT_PGLITE_SHARED_BUFFERS }, lockWaitMs: e.KIT_DATA_DIR_LOCK_WAIT_MS },
     jwtSecret: e.KIT_JWT_SECRET ?? null,
     trustProxyHops: e.KIT_TRUST_PROXY,
     corsOrigins: e.KIT_CORS_ORIGINS,
@@ -322,8 +350,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     redactSources: e.KIT_REDACT_SOURCES,
     plans: e.KIT_PLAN_LIMITS,
     sseKeepAliveMs: e.KIT_SSE_KEEPALIVE_MS,
+    sseWriteStallMs: e.KIT_SSE_WRITE_STALL_MS,
     shutdownGraceMs: e.KIT_SHUTDOWN_GRACE_MS,
     nodeEnv: e.NODE_ENV ?? null,
+    http: {
+      headersTimeoutMs: e.KIT_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.KIT_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KIT_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerIp: e.KIT_MAX_CONNECTIONS_PER_IP,
+    },
+    configRequestsPerMinute: e.KIT_CONFIG_PER_MINUTE,
     insights: {
       settingsCacheTtlMs: e.KIT_SETTINGS_CACHE_TTL_MS,
       logFlushMs: e.KIT_QUESTION_LOG_FLUSH_MS,

@@ -43,7 +43,7 @@ export interface Platform {
 /** Opens the database, applies migrations, settles the JWT secret and composes the app. */
 export async function createPlatform(config: ServerConfig, options: PlatformOptions = {}): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = options.database ?? (await createKnexDatabase(config.database));
+  const database = options.database ?? (await createKnexDatabase(config.database, { logger }));
   try {
     const applied = await migrateToLatest(database.knex);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');

@@ -17,6 +17,7 @@ export interface FetchPageFetcherOptions {
 const ACCEPT = {
   html: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5',
   xml: 'application/xml,text/xml;q=0.9,*/*;q=0.1',
+  text: 'text/plain,*/*;q=0.1',
 } as const;
 /** Bytes searched for a `<meta charset>` / XML `encoding` when the Content-Type names none (as HTML's prescan does). */
 const SNIFF_BYTES = 1024;

@@ -27,7 +27,7 @@ const MAX_SOLUTION_CHARS = 4096;
 
 /**
  * ALTCHA v1 challenges (`{ algorithm, challenge, maxnumber, salt, signature }`, the format the public widget solves),
- * with the expiry and the origin embedded in the signed salt. Solutions are the widget's base64 JSON payload.
+ * with the expiry, the API key id and the origin embedded in the signed salt. Solutions are the widget's base64 JSON payload.
  */
 export function createAltchaChallenge(options: AltchaChallengeOptions): BotChallengePort {
   if (!options.hmacKey) throw new TypeError('createAltchaChallenge: hmacKey is required');
@@ -45,7 +45,7 @@ export function createAltchaChallenge(options: AltchaChallengeOptions): BotChall
         hmacKey: options.hmacKey,
         maxNumber,
         expires: new Date(now() + ttlSeconds * 1000),
-        ...(context.origin === null ? {} : { params: { origin: context.origin } }),
+        params: { ...(context.keyId === undefined ? {} : { key: context.keyId }), ...(context.origin === null ? {} : { origin: context.origin }) },
       });
       return {
         provider: 'altcha' as const,
@@ -79,6 +79,9 @@ export function createAltchaChallenge(options: AltchaChallengeOptions): BotChall
       // same-origin GETs, nor on an extension's GET to a host it may reach) is accepted from any origin: anyone can get
       // such a challenge with curl, so binding it would add no protection; the session is bound to this POST's Origin.
       if (params.origin !== undefined && params.origin !== context.origin) return refuseChallenge('origin_mismatch', 'The challenge was issued for another origin.');
+      // A challenge is bound to the key it was fetched with (issue #11.5): work done for one organisation's key
+      // must not open sessions on another's. Checked before the claim, so a refused attempt does not burn it.
+      if (context.keyId !== undefined && params.key !== context.keyId) return refuseChallenge('key_mismatch', 'The challenge was issued for another key; get a fresh one from GET /v1/config with this key.');
 
       const first = await options.replayStore.claimOnce(`altcha:${payload.challenge}`, new Date(expires * 1000));
       if (!first) return refuseChallenge('replayed', 'The solution was already used.');

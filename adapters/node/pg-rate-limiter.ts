@@ -43,5 +43,10 @@ export function createPgRateLimiter(knex: Knex, options: { cleanupEveryMs?: numb
       const row = await knex('rate_limits').where({ bucket, window_start: start }).first<{ count: number } | undefined>('count');
       return state(Number(row?.count ?? 0), limit, end, false);
     },
+
+    async undo(bucket, windowSeconds, now) {
+      const { start } = windowOf(now, windowSeconds);
+      await knex('rate_limits').where({ bucket, window_start: start }).andWhere('count', '>', 0).decrement('count', 1);
+    },
   };
 }

@@ -40,3 +40,15 @@ export async function openExtensionTab(path: string): Promise<void> {
 export async function setTabBadge(tabId: number, text: string): Promise<void> {
   await browser.action.setBadgeText({ tabId, text });
 }
+
+/**
+ * The address of a tab, or null when the extension may not see it (it needs the `activeTab` grant of a toolbar
+ * click, or a host permission for the tab's origin; no `tabs` permission is asked for).
+ */
+export async function tabUrl(tabId: number): Promise<string | null> {
+  try {
+    return (await browser.tabs.get(tabId)).url ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -47,3 +47,8 @@ export const NO_REDACTION: RedactConfig = Object.freeze({
   patterns: Object.freeze([]) as readonly RegExp[],
   replacement: DEFAULT_REPLACEMENT,
 });
+
+/** Most entries of `redact.allow` (default 100): an allow list is a handful of published contact details. */
+export const MAX_ALLOW_ENTRIES = 100;
+/** Longest `redact.allow` entry (default 320 characters: an email address at RFC 3696's limit, with room to spare). */
+export const MAX_ALLOW_ENTRY_CHARS = 320;

@@ -1,8 +1,8 @@
 import { KitError } from '../errors/index.js';
 import { parseKey } from '../keys/key-format.js';
 import {
-  CONTEXT_BOUNDS, CONTEXT_DEFAULTS, DEFAULT_REFUSAL_MESSAGE, DEFAULT_REPLACEMENT, MAX_PATTERN_LENGTH, MAX_PATTERNS,
-  NO_REDACTION, PAGE_CONTEXT,
+  CONTEXT_BOUNDS, CONTEXT_DEFAULTS, DEFAULT_REFUSAL_MESSAGE, DEFAULT_REPLACEMENT, MAX_ALLOW_ENTRIES, MAX_ALLOW_ENTRY_CHARS,
+  MAX_PATTERN_LENGTH, MAX_PATTERNS, NO_REDACTION, PAGE_CONTEXT,
 } from './defaults.js';
 import { vetPattern } from './pattern-safety.js';
 import { MODEL_OPTIONS, MODES, type Callback, type ContextConfig, type KitConfig, type RedactConfig } from './types.js';
@@ -12,7 +12,7 @@ const KNOWN_OPTIONS = new Set([
   'refusalMessage', 'onReady', 'onError', 'onMessage', 'endpoint', 'strings',
 ]);
 const CONTEXT_KEYS = new Set(['urls', 'sitemap', 'maxPages', 'maxCharsPerPage', 'maxCorpusChars', 'fetchTimeoutMs', 'concurrency', 'sameOriginOnly', 'credentials']);
-const REDACT_KEYS = new Set(['secrets', 'pii', 'patterns', 'replacement']);
+const REDACT_KEYS = new Set(['secrets', 'pii', 'patterns', 'replacement', 'allow']);
 /** Placeholder origin used only to check that relative URLs parse; crawl planning resolves them against the page. */
 const PARSE_BASE = 'https://kit.invalid/';
 
@@ -107,7 +107,7 @@ function normalizeRedact(value: unknown, warnings: string[]): RedactConfig {
     });
     return Object.freeze({ ...NO_REDACTION, ...flags });
   }
-  if (!isPlainObject(value)) throw invalid('redact', "false, true, 'secrets', 'pii', ['secrets','pii'] or { secrets, pii, patterns, replacement }", value);
+  if (!isPlainObject(value)) throw invalid('redact', "false, true, 'secrets', 'pii', ['secrets','pii'] or { secrets, pii, patterns, replacement, allow }", value);
   for (const key of Object.keys(value)) if (!REDACT_KEYS.has(key)) warnings.push(`Unknown option "redact.${key}" is ignored.`);
   let patterns: RegExp[] = [];
   if (value.patterns !== undefined) {
@@ -115,12 +115,25 @@ function normalizeRedact(value: unknown, warnings: string[]): RedactConfig {
     patterns = value.patterns.map((p, i) => compilePattern(`redact.patterns[${i}]`, p));
   }
   if (value.replacement !== undefined && typeof value.replacement !== 'string') throw invalid('redact.replacement', 'a string such as "[REDACTED:<KIND>]"', value.replacement);
+  const allow = normalizeAllow(value.allow);
   return Object.freeze({
     secrets: bool('redact.secrets', value.secrets, false),
     pii: bool('redact.pii', value.pii, false),
     patterns: Object.freeze(patterns),
     replacement: (value.replacement as string | undefined) ?? DEFAULT_REPLACEMENT,
+    ...(allow.length > 0 && { allow }),
   });
+}
+
+/** `redact.allow`: values (or `@domain`s) that stay visible; see core/redaction/allow-list.ts. */
+function normalizeAllow(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  const expected = `an array of at most ${MAX_ALLOW_ENTRIES} values or "@domain" entries, each 1–${MAX_ALLOW_ENTRY_CHARS} characters`;
+  if (!Array.isArray(value) || value.length > MAX_ALLOW_ENTRIES) throw invalid('redact.allow', expected, value);
+  return Object.freeze(value.map((v, i) => {
+    if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_ALLOW_ENTRY_CHARS || v.trim() === '@') throw invalid(`redact.allow[${i}]`, `a value or "@domain" of 1–${MAX_ALLOW_ENTRY_CHARS} characters`, v);
+    return v.trim();
+  }));
 }
 
 function compilePattern(option: string, value: unknown): RegExp {

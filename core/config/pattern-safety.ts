@@ -21,9 +21,11 @@ const ALTERNATION = 'it repeats an alternation such as (a|b)+ (catastrophic back
 
 /** Says whether a (syntactically valid) pattern source is safe to run on untrusted page text. */
 export function vetPattern(source: string): PatternVerdict {
+  let unicode = true;
   try {
     new RegExp(source, 'u');
   } catch {
+    unicode = false;
     try {
       new RegExp(source);
     } catch {
@@ -33,60 +35,66 @@ export function vetPattern(source: string): PatternVerdict {
   const stack: Frame[] = [{ repeats: false, alternates: false }];
   let last: Atom = { kind: 'none' };
   let unbounded = 0;
-  let i = 0;
-  while (i < source.length) {
+  // Every branch computes where the next token starts; the loop moves there, and at least one character on,
+  // so the scan ends after at most source.length steps whatever the input (issue #10: `a\u{` once jumped back).
+  for (let i = 0; i < source.length; ) {
     const c = source[i]!;
+    let next: number;
     if (c === '\\') {
-      const next = source[i + 1];
-      // \p{…}, \P{…}, \u{…}, \k<…> carry a bracketed argument that must not read as a quantifier.
-      const close = next === 'k' ? '>' : '}';
-      i += (next === 'p' || next === 'P' || next === 'u' || next === 'k') && (source[i + 2] === '{' || source[i + 2] === '<')
-        ? source.indexOf(close, i + 2) - i + 1 || 2
-        : 2;
+      next = escapeEnd(source, i, unicode);
       last = { kind: 'char' };
-      continue;
-    }
-    if (c === '[') {
-      i = skipClass(source, i);
+    } else if (c === '[') {
+      next = skipClass(source, i);
       last = { kind: 'char' };
-      continue;
-    }
-    if (c === '(') {
+    } else if (c === '(') {
       stack.push({ repeats: false, alternates: false });
-      i += groupPrefixLength(source, i);
+      next = i + groupPrefixLength(source, i);
       last = { kind: 'none' };
-      continue;
-    }
-    if (c === '|') {
+    } else if (c === '|') {
       stack[stack.length - 1]!.alternates = true;
+      next = i + 1;
       last = { kind: 'none' };
-      i++;
-      continue;
-    }
-    if (c === ')') {
+    } else if (c === ')') {
       const frame = stack.length > 1 ? stack.pop()! : stack[0]!;
       if (frame.repeats) stack[stack.length - 1]!.repeats = true;
+      next = i + 1;
       last = { kind: 'group', repeats: frame.repeats, alternates: frame.alternates };
-      i++;
-      continue;
-    }
-    const q = readQuantifier(source, i);
-    if (q) {
-      i += q.length;
-      if (source[i] === '?') i++; // lazy modifier
-      if (q.max > 1) {
-        if (last.kind === 'group' && last.repeats) return { safe: false, why: NESTED };
-        if (last.kind === 'group' && last.alternates) return { safe: false, why: ALTERNATION };
-        stack[stack.length - 1]!.repeats = true;
+    } else {
+      const q = readQuantifier(source, i);
+      if (q) {
+        next = i + q.length;
+        if (source[next] === '?') next++; // lazy modifier
+        if (q.max > 1) {
+          if (last.kind === 'group' && last.repeats) return { safe: false, why: NESTED };
+          if (last.kind === 'group' && last.alternates) return { safe: false, why: ALTERNATION };
+          stack[stack.length - 1]!.repeats = true;
+        }
+        if (q.max === Infinity && ++unbounded > MAX_UNBOUNDED) return { safe: false, why: `it has more than ${MAX_UNBOUNDED} unbounded quantifiers` };
+        last = { kind: 'none' };
+      } else {
+        next = i + 1;
+        last = { kind: 'char' };
       }
-      if (q.max === Infinity && ++unbounded > MAX_UNBOUNDED) return { safe: false, why: `it has more than ${MAX_UNBOUNDED} unbounded quantifiers` };
-      last = { kind: 'none' };
-      continue;
     }
-    last = { kind: 'char' };
-    i++;
+    i = Math.max(next, i + 1);
   }
   return { safe: true };
+}
+
+/**
+ * Index after the escape at `start`. `\p{…}`, `\P{…}`, `\u{…}` (unicode mode) and `\k<…>` carry a bracketed argument
+ * that must not read as a quantifier; without its closing bracket (legal outside unicode mode, where `\u{` is a
+ * literal "u{") or outside unicode mode (where `\p{2}` is "p" twice), the escape is just its two characters.
+ */
+function escapeEnd(source: string, start: number, unicode: boolean): number {
+  const kind = source[start + 1];
+  const open = source[start + 2];
+  let close: string | null = null;
+  if (kind === 'k' && open === '<') close = '>';
+  else if (unicode && (kind === 'p' || kind === 'P' || kind === 'u') && open === '{') close = '}';
+  if (close === null) return start + 2;
+  const at = source.indexOf(close, start + 3);
+  return at === -1 ? start + 2 : at + 1;
 }
 
 function skipClass(source: string, start: number): number {
@@ -102,7 +110,11 @@ function groupPrefixLength(source: string, start: number): number {
   const rest = source.slice(start + 2, start + 4);
   if (rest[0] === ':' || rest[0] === '=' || rest[0] === '!') return 3;
   if (rest === '<=' || rest === '<!') return 4;
-  if (rest[0] === '<') return source.indexOf('>', start) - start + 1; // named group
+  if (rest[0] === '<') {
+    // A named group `(?<name>`; an unclosed one cannot compile, but the scan must still move on.
+    const close = source.indexOf('>', start + 3);
+    return close === -1 ? 3 : close - start + 1;
+  }
   return 2;
 }
 

@@ -32,6 +32,8 @@ export interface RedactConfig {
   readonly patterns: readonly RegExp[];
   /** Template of the substitute text; `<KIND>` becomes the upper-case kind (e.g. `[REDACTED:EMAIL]`). */
   readonly replacement: string;
+  /** Detected values that stay visible: exact values, or `@domain` for every address there (core/redaction/allow-list.ts). */
+  readonly allow?: readonly string[];
 }
 
 export type Callback = (payload: unknown) => void;

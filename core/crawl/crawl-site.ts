@@ -37,9 +37,10 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
 
   const target = Math.max(0, Math.min(context.maxPages, MAX_PAGES) - (live ? 1 : 0));
   // With no page left to fetch (maxPages 1 and the live page), even the sitemap is not worth a request.
-  const candidates = target === 0 ? [] : await planCrawl({
-    pageUrl, origin, context, fetcher: options.fetcher, limits, log, liveUrl, signal,
+  const plan = target === 0 ? { urls: [], sources: [] } : await planCrawl({
+    pageUrl, origin, context, fetcher: options.fetcher, limits, log, liveUrl, signal, ...(options.pageLinks && { links: options.pageLinks }),
   });
+  const candidates = plan.urls;
 
   const fetched: Fetched[] = [];
   const seenFinal = new Set<string>(liveUrl !== null ? [liveUrl] : []);
@@ -130,7 +131,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
       truncatedChars += page.text.length;
     }
   }
-  return { pages, truncated: { pages: truncatedPages, chars: truncatedChars }, skipped: log.skipped, counts: log.counts, requests: log.requests, aborted };
+  return { pages, truncated: { pages: truncatedPages, chars: truncatedChars }, skipped: log.skipped, counts: log.counts, requests: log.requests, sources: plan.sources, aborted };
 }
 
 function cutLive(page: SourcePage, max: number): { page: SourcePage; cut: number } {

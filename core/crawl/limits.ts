@@ -19,6 +19,10 @@ export interface CrawlLimits {
   readonly minPageChars: number;
   /** Skipped URLs listed in the result (all of them are counted). Default 100. */
   readonly maxSkippedListed: number;
+  /** Bytes of robots.txt read when looking for `Sitemap:` records. Default 512 KiB (Google reads 500 KiB). */
+  readonly maxRobotsBytes: number;
+  /** Links of the live page considered when the site lists no sitemap. Default 1,000. */
+  readonly maxPageLinks: number;
 }
 
 /** The defaults of CrawlLimits. */
@@ -31,4 +35,6 @@ export const CRAWL_LIMITS: CrawlLimits = Object.freeze({
   maxPageBytes: 5 * 1024 * 1024,
   minPageChars: 200,
   maxSkippedListed: 100,
+  maxRobotsBytes: 512 * 1024,
+  maxPageLinks: 1_000,
 });

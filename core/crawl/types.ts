@@ -39,6 +39,12 @@ export type SkipReason =
   | 'sitemap_truncated' // the sitemap was longer than the byte or entry cap: the rest was not read
   | 'sitemap_limit'; // nested deeper than maxSitemapDepth or past maxSitemapFiles: not fetched
 
+/**
+ * Where crawl candidates came from: the `urls` option, the configured sitemap, the sitemaps robots.txt names
+ * (`context: 'site'` when the sitemap lists no page), or the live page's links (when robots.txt names none either).
+ */
+export type CrawlSource = 'urls' | 'sitemap' | 'robots.txt' | 'links';
+
 /** One URL the crawl left out, and why. */
 export interface CrawlSkip {
   readonly url: string;
@@ -56,6 +62,11 @@ export interface CrawlOptions {
   readonly extract: ExtractHtml;
   /** The page itself, already extracted from the live DOM: first in the corpus and never fetched. */
   readonly livePage?: SourcePage;
+  /**
+   * The live page's links (hrefs, absolute or relative, in document order). With `context: 'site'`, the candidates of
+   * last resort when neither the sitemap nor robots.txt lists a page; other origins and file links are dropped.
+   */
+  readonly pageLinks?: readonly string[];
   readonly onProgress?: (progress: CrawlProgress) => void;
   /** Aborting stops new fetches, cancels running ones and returns what was read so far with `aborted: true`. */
   readonly signal?: AbortSignal;
@@ -75,7 +86,9 @@ export interface CrawlResult {
   readonly skipped: CrawlSkip[];
   /** Every left-out URL counted by reason (the list above is capped, these counts are not). */
   readonly counts: Partial<Record<SkipReason, number>>;
-  /** Requests made (sitemaps and pages). */
+  /** Requests made (robots.txt, sitemaps and pages). */
   readonly requests: number;
+  /** Where the candidates came from (the sources that gave at least one), in the order they were tried. */
+  readonly sources: readonly CrawlSource[];
   readonly aborted: boolean;
 }

@@ -23,6 +23,7 @@ export const ERROR_CODES = Object.freeze({
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   upstream_unavailable: { status: 502, message: 'The inference backend failed or timed out.' },
   billing_unavailable: { status: 503, message: 'Billing is not configured on this server.' },
+  service_unavailable: { status: 503, message: 'The service is temporarily unavailable; retry shortly.' },
   // SDK-side codes (CONTRACT §5, last paragraph).
   invalid_config: { status: null, message: 'Kit.init was given an invalid option.' },
   context_unavailable: { status: null, message: 'The page content could not be read.' },

@@ -21,6 +21,8 @@ export type BotChallengeConfig =
 /** Where the challenge is shown and solved: the request's `Origin` (null when the browser sent none). */
 export interface BotChallengeContext {
   readonly origin: string | null;
+  /** The key the challenge is fetched with and the session asked for: a challenge opens sessions for its own key only. */
+  readonly keyId?: string;
   /** The visitor's address, passed to providers that use it (Turnstile's `remoteip`). */
   readonly remoteIp?: string;
 }
@@ -32,6 +34,7 @@ export type BotChallengeFailure =
   | 'expired'
   | 'replayed' // already accepted once
   | 'origin_mismatch' // solved for another origin / hostname
+  | 'key_mismatch' // fetched with another API key
   | 'unavailable'; // the provider could not be asked (timeout, network, 5xx)
 
 /** A refused solution: `challenge_failed` (403) for the visitor's fault, `upstream_unavailable` (502) when the provider failed. */

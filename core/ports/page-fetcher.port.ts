@@ -17,8 +17,8 @@ export interface PageFetchRequest {
   readonly credentials: CredentialsOption;
   /** Read at most this many bytes of the body; the rest is never read, and `truncated` says so. */
   readonly maxBytes: number;
-  /** What the caller expects back (sets the Accept header). */
-  readonly accept: 'html' | 'xml';
+  /** What the caller expects back (sets the Accept header): a page, a sitemap, or plain text (robots.txt). */
+  readonly accept: 'html' | 'xml' | 'text';
   readonly signal?: AbortSignal;
   /** When given, the fetch is conditional; an unchanged resource answers status 304 with empty text. */
   readonly validators?: PageValidators;

@@ -17,4 +17,9 @@ export interface RateLimiterPort {
   hit(bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateLimitState>;
   /** The current window's state without counting a hit. */
   peek(bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateLimitState>;
+  /**
+   * Takes back one hit counted by `hit` with the same `windowSeconds` and `now` (never below zero): for limits that
+   * reserve a place before a slow check and keep it only for some outcomes (failed logins).
+   */
+  undo(bucket: string, windowSeconds: number, now: Date): Promise<void>;
 }

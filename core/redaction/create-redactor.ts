@@ -1,4 +1,5 @@
 import type { RedactConfig, RedactKind } from '../config/types.js';
+import { createAllowList } from './allow-list.js';
 import { findCards } from './find-cards.js';
 import { findEmails } from './find-emails.js';
 import { findIbans } from './find-ibans.js';
@@ -26,13 +27,14 @@ export function createRedactor(config: RedactConfig, deps: RedactorDeps = {}): R
     finders.push(deps.matchCustom);
   }
   const replacements = new Map(KINDS.map((k) => [k, config.replacement.split('<KIND>').join(k.toUpperCase())] as const));
+  const allowList = config.allow && config.allow.length > 0 ? createAllowList(config.allow) : null;
 
   return {
     redact(text: string): RedactionResult {
       if (typeof text !== 'string' || text.length === 0 || finders.length === 0) return { text: typeof text === 'string' ? text : '', counts: {}, spans: [] };
       const detections: Detection[] = [];
       for (const find of finders) find(text, detections);
-      const spans = mergeDetections(detections);
+      const spans = mergeDetections(allowList ? allowList.filter(text, detections) : detections);
       if (spans.length === 0) return { text, counts: {}, spans };
       const counts: Partial<Record<RedactKind, number>> = {};
       const parts: string[] = [];

@@ -1,25 +1,31 @@
-import { findAssignments, isPlaceholder } from './find-assignments.js';
+import { bearerAt, filler, findAssignments, isPlaceholder } from './find-assignments.js';
 import { TOKEN_RULES, type TokenRule } from './secret-rules.js';
 import type { Detection } from './types.js';
 
 /**
  * Where the scan starts. Page text is mostly prose, so instead of one big alternation tried at every character
- * (≈ 30 MB/s), the scan jumps with indexOf between the punctuation every prefixed token contains ('_', '-', '.')
- * and looks up the letters just before it ("sk" + "_", "glpat" + "-", "SG" + "."); tokens without such
- * punctuation (AKIA…, AIza…) have a regex that starts with rare literals, which V8 skips through quickly.
+ * (≈ 30 MB/s), the scan jumps with indexOf between the punctuation every prefixed token contains ('_', '-', '.',
+ * '~') and looks up the letters just before it ("sk" + "_", "glpat" + "-", "SG" + ".", "sha256" + "~"); tokens
+ * without such punctuation (AKIA…, AIza…) have a regex that starts with rare literals, which V8 skips through
+ * quickly. Multi-character searches (indexOf of "Q~", a regex starting with a common lower-case letter) cost a
+ * millisecond or more per megabyte of two-byte text each, so new shapes hang off these scans instead.
  */
 const HEAD_RULES = new Map<string, TokenRule[]>();
 const LETTER_RULES = new Map<string, TokenRule[]>();
 for (const rule of TOKEN_RULES) {
   for (const t of rule.triggers) {
-    const anchor = t.search(/[_.-]/);
+    const anchor = t.search(/[_.~-]/);
     const [map, key] = anchor <= 0 ? [LETTER_RULES, t] : [HEAD_RULES, t.slice(0, anchor + 1)];
     const list = map.get(key) ?? [];
     if (!list.includes(rule)) list.push(rule);
     map.set(key, list);
   }
 }
-const LETTER_TRIGGERS = new RegExp([...LETTER_RULES.keys()].map(escapeRegExp).join('|'), 'g');
+/**
+ * Token starts without an anchor, and `Bearer` (a token after it is a credential, see bearerAt). All start with
+ * an upper-case letter or a rare lower-case one: each common first letter would slow the scan of every page.
+ */
+const LETTER_TRIGGERS = new RegExp([...LETTER_RULES.keys(), 'Bearer'].map(escapeRegExp).join('|'), 'g');
 /** Longest run of letters/digits looked up before an anchor (the longest head, "sntrys"/"github"/"sq0atp", is 6). */
 const MAX_HEAD = 8;
 /** Longest JWT header searched backwards from its first '.' (default 1,024 characters). */
@@ -36,12 +42,13 @@ const JWT = /eyJ[\w+/-]{10,}\.eyJ[\w+/-]{10,}\.(?:[\w+/-]{8,}={0,2})?/y;
 
 /** Secrets: provider keys and tokens, PEM private keys, JWTs, URL passwords, and `key = value` credentials. */
 export function findSecrets(text: string, out: Detection[]): void {
-  for (const anchor of ['_', '-', '.']) scanAnchor(text, anchor, out);
+  for (const anchor of ['_', '-', '.', '~']) scanAnchor(text, anchor, out);
   LETTER_TRIGGERS.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = LETTER_TRIGGERS.exec(text)) !== null) {
     if (wordCharBefore(text, m.index)) continue;
-    const end = tokenAt(text, m.index, LETTER_RULES.get(m[0])!, out);
+    const rules = LETTER_RULES.get(m[0]);
+    const end = rules ? tokenAt(text, m.index, rules, out) : bearerAt(text, m.index + 6, out);
     if (end > LETTER_TRIGGERS.lastIndex) LETTER_TRIGGERS.lastIndex = end;
   }
   eachLiteral(text, '-----BEGIN', pemAt, out);
@@ -69,6 +76,7 @@ function scanAnchor(text: string, anchor: string, out: Detection[]): void {
       if (rules) next = Math.max(next, tokenAt(text, h, rules, out));
     }
     if (anchor === '.') next = Math.max(next, jwtEndingAt(text, at, out));
+    else if (anchor === '~') next = Math.max(next, azureSecretAt(text, at, out));
     at = text.indexOf(anchor, next);
   }
 }
@@ -91,14 +99,31 @@ function tokenAt(text: string, at: number, rules: readonly TokenRule[], out: Det
   for (const rule of rules) {
     rule.re.lastIndex = at;
     const m = rule.re.exec(text);
-    if (m === null || (rule.accept && !rule.accept(m[0]))) continue;
+    if (m === null || (rule.accept && !rule.accept(m[0])) || filler(m[0])) continue;
     const end = at + m[0].length;
     // A token glued to more token characters is part of something longer (a hash, a path): not this shape.
     if (end < text.length && (isAlnum(text.charCodeAt(end)) || text.charCodeAt(end) === 95)) continue;
-    out.push({ start: at, end, kind: 'secret' });
+    const lead = rule.lead?.exec(text.slice(Math.max(0, at - 64), at))?.[0].length ?? 0;
+    if (rule.lead && lead === 0 && !rule.lead.test('')) continue;
+    out.push({ start: at - lead, end, kind: 'secret' });
     return end;
   }
   return -1;
+}
+
+/** Azure AD client secrets: three characters, a digit, `Q~`, then 31–34 characters (gitleaks azure-ad-client-secret). */
+function azureSecretAt(text: string, tilde: number, out: Detection[]): number {
+  if (text[tilde - 1] !== 'Q') return -1;
+  const at = tilde - 1;
+  const start = at - 4;
+  if (start < 0 || !/^[\w~.]{3}\d$/.test(text.slice(start, at)) || (start > 0 && /[\w~.-]/.test(text[start - 1]!))) return -1;
+  const m = /[\w~.-]{31,34}(?![\w~-]|\.[\w~.-])/y; // a full stop after it ends the sentence
+  m.lastIndex = at + 2;
+  const body = m.exec(text);
+  if (body === null) return -1;
+  const end = at + 2 + body[0].length;
+  out.push({ start, end, kind: 'secret' });
+  return end;
 }
 
 function pemAt(text: string, at: number, out: Detection[]): number {
@@ -122,7 +147,10 @@ function pemAt(text: string, at: number, out: Detection[]): number {
   return end;
 }
 
-/** `scheme://user:password@host` — the password only; the user name and host stay readable. */
+/**
+ * `scheme://user:password@host` — the user and the password (the user part is the token itself in forms such as
+ * `https://<key>:x@host` or sidekiq's `https://<id>:<secret>@gems.contribsys.com`); the host stays readable.
+ */
 function urlPasswordAt(text: string, at: number, out: Detection[]): number {
   let s = at;
   while (s > 0 && at - s < 32 && /[A-Za-z0-9+.-]/.test(text[s - 1]!)) s--;
@@ -130,11 +158,11 @@ function urlPasswordAt(text: string, at: number, out: Detection[]): number {
   URL_USERINFO.lastIndex = at + 3;
   const m = URL_USERINFO.exec(text);
   if (m === null) return -1;
-  const password = m[2]!;
-  if (isPlaceholder(password)) return -1;
-  const start = at + 3 + m[1]!.length + 1;
-  out.push({ start, end: start + password.length, kind: 'secret' });
-  return start + password.length;
+  if (isPlaceholder(m[2]!)) return -1;
+  const start = at + 3;
+  const end = start + m[1]!.length + 1 + m[2]!.length;
+  out.push({ start, end, kind: 'secret' });
+  return end;
 }
 
 /** A letter or digit right before a token start means the "prefix" is the tail of a longer word. */

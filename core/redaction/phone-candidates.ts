@@ -20,20 +20,35 @@ export interface PhoneCandidate {
   readonly raw: string;
 }
 
-const CANDIDATE = /(?<![\w+.\-/()])(?:\+|\(\+?)?\d[\d ().\-\u00a0]{4,24}\d(?:[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6})?(?![\w/%]|[-.,]?[\dXx]|[ \u00a0]\d)/g;
+const CANDIDATE = /(?<![\w+.\-/()])(?:\+|\(\+?)?\d[\d ().\-\u00a0]{4,24}\d(?:[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6})?(?![\w/%]|[-.,:]?[\dXx]|[ \u00a0]\d)/g;
 /** Characters searched for a phone word before and after a candidate (defaults 40 and 16). */
 export const CONTEXT_BEFORE = 40;
 export const CONTEXT_AFTER = 16;
-const PHONE_WORD = /(?:^|[^a-zà-ÿ])(?:phone|ph|tel|telephone|mobile|mob|cell|cellphone|fax|call|calls|contact|desk|office|sms|text|whatsapp|dial|hotline|helpline|messages?|t[ée]l[ée]phone|t[ée]l|telefon|tel[ée]fono|handy|m[óo]vil|portable|fixe)(?![a-zà-ÿ])|電話|电话|手機|手机|携帯|傳真|传真/i;
+const PHONE_WORD = /(?:^|[^a-zà-ÿ])(?:phone|ph|tel|telephone|mobile|mob|cell|cellphone|fax|call|calls|contact|sms|text|messages?|whatsapp|dial|hotline|helpline|t[ée]l[ée]phone|t[ée]l|telefon|tel[ée]fono|handy|m[óo]vil|portable|fixe)(?![a-zà-ÿ])|電話|电话|手機|手机|携帯|傳真|传真/i;
 const EXTENSION = /[ \u00a0]?(?:x|ext\.?|#)[ \u00a0]?\d{1,6}$/;
+
+/** Sticky copy of CANDIDATE, to re-read the part of a match before a column gap. */
+const CANDIDATE_AT = new RegExp(CANDIDATE.source, 'y');
+/** A run of separators that no phone has inside it (table columns, "606  0049 …"); " - " is a phone separator. */
+const GAP = /[ \u00a0.\-]{2,}/g;
 
 /** Yields every candidate in `text`, left to right. */
 export function* phoneCandidates(text: string): Generator<PhoneCandidate> {
   CANDIDATE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = CANDIDATE.exec(text)) !== null) {
-    const raw = m[0];
+    let raw = m[0];
     const start = m.index;
+    // A digit run with a column gap in it is several numbers side by side, not one: the part before the gap is a
+    // candidate of its own and the scan resumes after the gap, so a rejected run never hides the phone next to it.
+    const gap = columnGap(raw);
+    if (gap !== null) {
+      CANDIDATE.lastIndex = start + gap[1];
+      CANDIDATE_AT.lastIndex = start;
+      const head = CANDIDATE_AT.exec(text.slice(0, start + gap[0]));
+      if (head === null) continue;
+      raw = head[0];
+    }
     const end = start + raw.length;
     // "2,111.72": the tail of a number with a thousands separator.
     if (start > 1 && text[start - 1] === ',' && /\d/.test(text[start - 2]!)) continue;
@@ -58,6 +73,15 @@ export function* phoneCandidates(text: string): Generator<PhoneCandidate> {
   }
 }
 
+/** [start, end) of the first column gap in a candidate (outside a trailing extension), or null. */
+function columnGap(raw: string): [number, number] | null {
+  const body = raw.replace(EXTENSION, '');
+  GAP.lastIndex = 0;
+  let g: RegExpExecArray | null;
+  while ((g = GAP.exec(body)) !== null) if (g[0] !== ' - ') return [g.index, g.index + g[0].length];
+  return null;
+}
+
 /** Rejects digit runs that are something else: dates, year ranges, decimals, IP addresses, ISBNs, formulas. */
 export function isPhoneShaped(c: PhoneCandidate): boolean {
   const raw = c.raw;
@@ -66,15 +90,15 @@ export function isPhoneShaped(c: PhoneCandidate): boolean {
   if (digits.length < 7 || digits.length > 15) return false;
   if (/^\(?(?:1[5-9]|20)\d\d ?[-./] ?(?:(?:1[5-9]|20)?\d\d)\)?$/.test(body)) return false; // 1985-1995
   if (/^\(?(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{4})(?!\d)/.test(body)) return false; // dates
-  if (/^\d{2,4}([./-])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])$|^(?:0?[1-9]|[12]\d|3[01])([./-])(?:0?[1-9]|1[0-2])\2\d{2,4}$/.test(body)) return false; // 104.11.16, 16.11.15
   if (/^\d+\.\d+$/.test(body)) return false;
+  if (/(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?!\d)/.test(body)) return false; // an ISO date inside ("1.0.0 - 2016-01-07")
+  if (/^\d{1,3}\.\d{1,3}\.\d{1,3}[ \u00a0]/.test(body)) return false; // a version, then more ("0.95.15 - 22 December")
+  if (!c.international && /^\d{13,}$/.test(body)) return false; // 13+ digits in one run: ids and millisecond timestamps
+  if ((body.match(/(?:^|\D)\d(?=\D|$)/g)?.length ?? 0) >= 3) return false; // three one-digit groups: sequences ("1 2 3 4 5 6 7")
   if (/^\d{3,4}-\d{2}-\d{4}$/.test(body)) return false; // US SSN / licence layout, never a phone's
   // Phones use one separator between groups; runs of spaces or dots are table columns, times and lists.
   const seps = body.match(/[ \u00a0.\-]{2,}/g);
   if (seps !== null && seps.some((sep) => sep !== ' - ')) return false;
-  // A parenthesised area code is followed by a subscriber number of at least five digits ("(37161) 2015" is not).
-  const paren = /^\(\d{1,5}\)/.exec(body);
-  if (paren !== null && body.slice(paren[0].length).replace(/\D/g, '').length < 5) return false;
   if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(body)) return false; // IPv4
   if (!parenthesesFit(body, c.international)) return false;
   if (c.isbnLabel || isbnLike(body)) return false;

@@ -13,6 +13,8 @@ export interface TokenRule {
   readonly re: RegExp;
   /** Extra check on the match (e.g. character-class mix), when the shape alone is too loose. */
   readonly accept?: (value: string) => boolean;
+  /** What may come just before the trigger and belongs to the token (a URL's scheme): `$`-anchored. */
+  readonly lead?: RegExp;
 }
 
 /** True when the body mixes upper case, lower case and digits, as generated keys do and words do not. */
@@ -31,7 +33,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   { id: 'google-api-key', triggers: ['AIza'], re: /AIza[\w-]{35}(?![\w-])/y },
   { id: 'slack-token', triggers: ['xoxa-', 'xoxb-', 'xoxc-', 'xoxd-', 'xoxe-', 'xoxo-', 'xoxp-', 'xoxr-', 'xoxs-', 'xoxe.'], re: /xox[a-z](?:-|\.xox[a-z]-)[0-9A-Za-z-]{10,250}/y },
   { id: 'slack-app-token', triggers: ['xapp-'], re: /xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+/y },
-  { id: 'slack-webhook', triggers: ['hooks.slack.com/'], re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/]{20,100}/y },
+  { id: 'slack-webhook', triggers: ['hooks.slack.com/'], re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/]{20,100}/y, lead: /(?:https?:\/\/)?$/ },
   { id: 'anthropic', triggers: ['sk-ant-'], re: /sk-ant-[a-z]{2,8}\d{2}-[\w-]{32,200}/y },
   // OpenAI project, service-account, admin and legacy keys. Hyphenated words (`sk-spinner-…`) lack the class mix.
   { id: 'openai', triggers: ['sk-'], re: /sk-(?:(?:proj|svcacct|admin|None)-)?[\w-]{20,250}/y, accept: (v) => mixedClasses(v.slice(3)) },
@@ -53,4 +55,18 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   { id: 'doppler', triggers: ['dp.pt.'], re: /dp\.pt\.[A-Za-z0-9]{43}/y },
   { id: 'atlassian', triggers: ['ATATT3'], re: /ATATT3[\w=-]{186}/y },
   { id: 'sentry', triggers: ['sntrys_'], re: /sntrys_eyJ[\w+/=]{50,500}/y },
+  // Added on the development half of gitleaks' rule cases (docs/redaction.md, "gitleaks rule cases"): prefixed
+  // shapes whose development true positives Kit missed. Shapes from gitleaks cmd/generate/config/rules (MIT).
+  { id: '1password-secret-key', triggers: ['A3-'], re: /A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}/y },
+  { id: '1password-service-account', triggers: ['ops_eyJ'], re: /ops_eyJ[A-Za-z0-9+/]{250,5000}={0,3}/y },
+  { id: 'adobe-client-secret', triggers: ['p8e-'], re: /p8e-[A-Za-z0-9]{32}/y },
+  { id: 'alibaba-access-key-id', triggers: ['LTAI'], re: /LTAI[A-Za-z0-9]{20}/y },
+  { id: 'easypost', triggers: ['EZAK', 'EZTK'], re: /EZ[AT]K[A-Za-z0-9]{54}/y },
+  { id: 'facebook-page-token', triggers: ['EAAM', 'EAAC'], re: /EAA[MC][A-Za-z0-9]{100,1000}/y },
+  { id: 'huggingface-org', triggers: ['api_org_'], re: /api_org_[A-Za-z]{34}/y },
+  { id: 'jwt-base64', triggers: ['ZXlK'], re: /ZXlK[A-Za-z0-9+/_-]{40,4000}={0,2}/y },
+  { id: 'notion', triggers: ['ntn_'], re: /ntn_\d{11}[A-Za-z0-9]{35}/y },
+  { id: 'openshift', triggers: ['sha256~'], re: /sha256~[\w-]{43}/y },
+  { id: 'sourcegraph', triggers: ['sgp_'], re: /sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}/y },
+  { id: 'teams-webhook', triggers: ['webhook.office.com/webhookb2/'], re: /webhook\.office\.com\/webhookb2\/[\w@./-]{40,300}/y, lead: /https:\/\/[a-z0-9-]+\.$/ },
 ];

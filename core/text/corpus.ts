@@ -233,7 +233,9 @@ function sampleOf(pages: readonly SourcePage[]): string {
   return out;
 }
 
-function* capLength(s: string, max: number): Generator<string> {
+function* capLength(s: string, maxChars: number): Generator<string> {
+  // At least one character per piece, so every step shortens `rest` whatever limit a caller passes.
+  const max = Math.max(1, Math.floor(maxChars));
   let rest = s;
   while (rest.length > max) {
     let cut = rest.lastIndexOf(' ', max);

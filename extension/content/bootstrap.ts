@@ -16,7 +16,8 @@ const MAX_ERRORS = 5;
 const GUARD = Symbol.for('kit.extension.content');
 
 export interface ContentDeps {
-  readonly loadConfig: () => Promise<{ settings: AssistantSettings; connection: ConnectionOptions | null }>;
+  /** The popup's settings, the connection, and the values redaction keeps visible on this site. */
+  readonly loadConfig: () => Promise<{ settings: AssistantSettings; connection: ConnectionOptions | null; allow?: readonly string[] }>;
   /** Calls `fn` when the popup or options page changed what the assistant should do. */
   readonly onConfigChanged: (fn: () => void) => () => void;
   /** Messages from the background and the QA panel; `fn` answers with a promise or returns undefined. */
@@ -66,14 +67,14 @@ function createContentBootstrap(deps: ContentDeps, onGone: () => void): ContentB
 
   async function start(): Promise<void> {
     const mine = ++generation;
-    const { settings, connection } = await deps.loadConfig();
+    const { settings, connection, allow = [] } = await deps.loadConfig();
     if (destroyed || mine !== generation) return;
     if (!connection) {
       addError({ code: 'invalid_config', message: 'Set the endpoint and the publishable key in the extension options.' });
       return;
     }
     try {
-      const kit = deps.init(kitInitOptions(settings, connection), {
+      const kit = deps.init(kitInitOptions(settings, connection, allow), {
         ...deps.host,
         inspect: (snapshot) => {
           if (mine !== generation) return;

@@ -9,16 +9,22 @@ import { createPortLocalEngine } from '../../adapters/webext/port-local-inferenc
 import { connectToExtension, onExtensionMessage, sendToExtension } from '../../adapters/webext/runtime-messaging.js';
 import { init } from '../../sdk/index.js';
 import { HTTP_PORT_NAME, LOCAL_PORT_NAME } from '../messages.js';
-import { parseSettings, STORAGE_KEYS, storedConnection } from '../settings.js';
+import { parseAllowLists, parseSettings, siteOf, STORAGE_KEYS, storedConnection } from '../settings.js';
 import { bootstrap } from './bootstrap.js';
 
 const settings = storedValue<unknown>('local', STORAGE_KEYS.settings);
 const connection = storedValue<unknown>('local', STORAGE_KEYS.connection);
+const allow = storedValue<unknown>('local', STORAGE_KEYS.allow);
 
 bootstrap({
-  loadConfig: async () => ({ settings: parseSettings(await settings.get()), connection: storedConnection(await connection.get()) }),
+  loadConfig: async () => ({
+    settings: parseSettings(await settings.get()),
+    connection: storedConnection(await connection.get()),
+    // This site's allow list (values redaction keeps visible here), read afresh at each start.
+    allow: parseAllowLists(await allow.get())[siteOf(location.href) ?? ''] ?? [],
+  }),
   onConfigChanged: (fn) => {
-    const stops = [settings.onChanged(fn), connection.onChanged(fn)];
+    const stops = [settings.onChanged(fn), connection.onChanged(fn), allow.onChanged(fn)];
     return () => stops.forEach((stop) => stop());
   },
   onMessage: (fn) => onExtensionMessage((message) => fn(message)),

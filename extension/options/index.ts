@@ -6,7 +6,7 @@
 import { storedValue } from '../../adapters/webext/extension-storage.js';
 import { requestHostPermissions } from '../../adapters/webext/permissions.js';
 import { extensionOrigin, manifestHostPermissions } from '../../adapters/webext/runtime-messaging.js';
-import { coveredByPatterns, hostPermissionPattern, parseConnection, STORAGE_KEYS, storedConnection, type ConnectionProblem } from '../settings.js';
+import { checkConnection, coveredByPatterns, hostPermissionPattern, STORAGE_KEYS, storedConnection, type ConnectionProblem } from '../settings.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const store = storedValue<unknown>('local', STORAGE_KEYS.connection);
@@ -26,14 +26,17 @@ async function main(): Promise<void> {
   $('form').addEventListener('submit', (event) => {
     event.preventDefault();
     for (const id of Object.values(FIELD_OF)) $(`${id}-error`).textContent = '';
-    const result = parseConnection({
+    const result = checkConnection({
       endpoint: $<HTMLInputElement>('endpoint').value,
       apiKey: $<HTMLInputElement>('apiKey').value,
       modelBaseUrl: $<HTMLInputElement>('modelBaseUrl').value,
     });
     const status = $('saved');
     if (!result.ok) {
-      $(`${FIELD_OF[result.code]}-error`).textContent = result.reason;
+      // Every field's problem at once; focus goes to the first field to fix.
+      const fields = Object.entries(result.problems) as [ConnectionProblem, string][];
+      for (const [problem, reason] of fields) $(`${FIELD_OF[problem]}-error`).textContent = reason;
+      $<HTMLInputElement>(FIELD_OF[fields[0]![0]]).focus();
       status.textContent = '';
       return;
     }

@@ -18,6 +18,6 @@ function newest(dir) {
 
 const sources = Math.max(newest(join(root, 'console')), statSync(join(root, 'webpack.config.js')).mtimeMs);
 if (existsSync(target) && statSync(target).mtimeMs >= sources) process.exit(0);
-console.log('kit: building the console (a few seconds)…');
-const r = spawnSync(process.execPath, [join(root, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production', '--config-name', 'console'], { cwd: root, stdio: 'inherit' });
+console.error('kit: building the console (a few seconds)…');
+const r = spawnSync(process.execPath, [join(root, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production', '--config-name', 'console'], { cwd: root, stdio: ['ignore', 2, 2] });
 process.exit(r.status ?? 1);

@@ -1,31 +1,38 @@
 /**
  * Builds the redaction eval sets (CONTRACT §9) into .tmp/eval/ (git-ignored):
- *  - redaction-presidio.jsonl: Presidio's synth_dataset_v2 (1,500 records). CREDIT_CARD→card, PHONE_NUMBER→phone,
- *    EMAIL_ADDRESS→email, IBAN_CODE→iban, US_SSN→ssn are scored; every other entity (names, addresses, dates, IPs,
- *    zip codes, driver licences…) goes to `other_spans`, which the suite does not score but uses to say where
- *    false positives fell. Masking one of them still counts as a false positive.
- *  - redaction-secrets.jsonl: generated, seeded: random values of every secret shape Kit claims, inside page-like
- *    templates (code, .env, curl, JSON, YAML, prose, tables), plus near-miss negatives that must stay unmasked.
- *  - redaction-gitleaks.jsonl: values sampled (fast-check stringMatching, seeded) from gitleaks' own regexes for the
- *    shapes Kit claims, so the secret set is not only built from Kit's own idea of each shape (see GITLEAKS_RULES).
+ *  - redaction-presidio{,-dev,-heldout}.jsonl: Presidio's synth_dataset_v2 (1,500 records), all of it and split by
+ *    template (presidioSplit: each record carries the template it was generated from; a fixed half of the templates
+ *    is for development, the other half held out). CREDIT_CARD→card, PHONE_NUMBER→phone, EMAIL_ADDRESS→email,
+ *    IBAN_CODE→iban, US_SSN→ssn are scored; every other entity (names, addresses, dates, IPs, zip codes, driver
+ *    licences…) goes to `other_spans`, which the suite does not score but uses to say where false positives fell.
+ *    Masking one of them still counts as a false positive.
+ *  - redaction-gitleaks-{dev,heldout}.jsonl: gitleaks' rule sources, their own true and false positives
+ *    (build-gitleaks-cases.ts).
+ *  - redaction-secrets.jsonl: generated beside the detector, seeded: random values of every secret shape Kit claims,
+ *    inside page-like templates, plus near-miss negatives. A regression test of the claims, not a quality figure.
  *  - redaction-squad.jsonl: every SQuAD context with no spans: any masking is a false positive.
+ *  - redaction-pages.jsonl: the main text of the 130 Readability test pages (expected.html through the product's
+ *    DOM-to-text walk), no spans: any secret masked is a false positive; PII masked there is counted, not labelled.
  * Usage: `npx tsx scripts/eval/build-redaction-cases.ts [shared-eval-dir]` (default ../shared/eval).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import fc from 'fast-check';
+import { existsSync, readdirSync } from 'node:fs';
 import { formatKey } from '../../core/keys/key-format.js';
+import { gitleaksRuleCases } from './build-gitleaks-cases.js';
+import { htmlToText } from './extraction.js';
 import { rng } from './rng.js';
 
 type Kind = 'secret' | 'email' | 'phone' | 'card' | 'iban' | 'ssn' | 'custom';
 interface Span { start: number; end: number; kind: Kind }
-interface Case { text: string; spans: Span[]; other_spans?: { start: number; end: number; type: string }[]; tag?: string }
+interface Case { text: string; spans: Span[]; other_spans?: { start: number; end: number; type: string }[]; tag?: string; template?: number }
+type PresidioRecord = { full_text: string; template_id: number; spans: { entity_type: string; start_position: number; end_position: number }[] };
 
 const PRESIDIO_KINDS: Readonly<Record<string, Kind>> = {
   CREDIT_CARD: 'card', PHONE_NUMBER: 'phone', EMAIL_ADDRESS: 'email', IBAN_CODE: 'iban', US_SSN: 'ssn',
 };
 
-export function presidioCases(records: readonly { full_text: string; spans: { entity_type: string; start_position: number; end_position: number }[] }[]): Case[] {
+export function presidioCases(records: readonly PresidioRecord[]): Case[] {
   return records.map((r) => {
     const spans: Span[] = [];
     const other: { start: number; end: number; type: string }[] = [];
@@ -34,8 +41,41 @@ export function presidioCases(records: readonly { full_text: string; spans: { en
       if (kind) spans.push({ start: s.start_position, end: s.end_position, kind });
       else other.push({ start: s.start_position, end: s.end_position, type: s.entity_type });
     }
-    return { text: r.full_text, spans, other_spans: other };
+    return { text: r.full_text, spans, other_spans: other, template: r.template_id };
   });
+}
+
+/** Order in which a template's scored kinds decide its stratum: the rarest kind first. */
+const STRATUM_ORDER: readonly Kind[] = ['phone', 'iban', 'ssn', 'email', 'card'];
+
+/**
+ * Presidio's records by template, half for development and half held out (issue 16 §2). Fixed rule, chosen before
+ * any result: a template's stratum is the rarest scored kind among its spans (phone, IBAN, SSN, email, card; none
+ * for templates without one); within each stratum, templates in ascending id alternate development, held-out,
+ * development, … So each kind's templates are split evenly and no template is on both sides.
+ */
+export function presidioSplit(cases: readonly Case[]): { dev: Case[]; heldout: Case[]; devTemplates: number[] } {
+  const kindsOf = new Map<number, Set<Kind>>();
+  for (const c of cases) {
+    const set = kindsOf.get(c.template!) ?? new Set<Kind>();
+    for (const s of c.spans) set.add(s.kind);
+    kindsOf.set(c.template!, set);
+  }
+  const dev = new Set<number>();
+  const seen = new Map<string, number>();
+  for (const t of [...kindsOf.keys()].sort((a, b) => a - b)) {
+    const stratum = STRATUM_ORDER.find((k) => kindsOf.get(t)!.has(k)) ?? 'none';
+    const i = seen.get(stratum) ?? 0;
+    seen.set(stratum, i + 1);
+    if (i % 2 === 0) dev.add(t);
+  }
+  return { dev: cases.filter((c) => dev.has(c.template!)), heldout: cases.filter((c) => !dev.has(c.template!)), devTemplates: [...dev].sort((a, b) => a - b) };
+}
+
+/** The main text of each Readability test page (`<case>/expected.html`), as the SDK would hand it to redaction. */
+export function pageCases(pagesDir: string): Case[] {
+  return readdirSync(pagesDir).filter((d) => existsSync(join(pagesDir, d, 'expected.html'))).sort()
+    .map((d) => ({ text: htmlToText(readFileSync(join(pagesDir, d, 'expected.html'), 'utf8')), spans: [], tag: d }));
 }
 
 export function squadCases(squad: { data: { paragraphs: { context: string }[] }[] }): Case[] {
@@ -264,79 +304,7 @@ export function secretCases(seed = 20_240_601, perShape = 12): Case[] {
   return cases;
 }
 
-/**
- * gitleaks rules (shared/eval/secrets/gitleaks.toml, MIT) for the shapes Kit claims, and the adaptation each needs
- * before its secret part can be sampled: the secret is the first capture group (or the whole regex), `\b`, inline
- * case flags and trailing delimiters are dropped (samples keep the case the regex is written in). Left out:
- * private-key (its body `[\s\S-]` admits text that is no PEM body; PEM blocks are in the generated set) and
- * slack-webhook-url (its unescaped dots accept "hooks3slackzcom").
- */
-export const GITLEAKS_RULES: Readonly<Record<string, (group: string) => string>> = {
-  'aws-access-token': (g) => g, 'github-pat': (g) => g, 'github-oauth': (g) => g, 'github-app-token': (g) => g,
-  'github-fine-grained-pat': (g) => g, 'gcp-api-key': (g) => g, 'slack-bot-token': (g) => g, 'slack-user-token': (g) => g,
-  'slack-app-token': (g) => g, 'stripe-access-token': (g) => g, 'openai-api-key': (g) => g, 'anthropic-api-key': (g) => g,
-  'anthropic-admin-api-key': (g) => g,
-  // JWT header and payload are JSON objects, so base64 "eyJ"; gitleaks' "ey" + any letter also admits strings no
-  // JWT starts with, and its classes admit a backslash.
-  jwt: (g) => g.replace(/^ey/, 'eyJ').replace('\\.ey', '\\.eyJ').replace(/\\\\/g, ''),
-  'gitlab-pat': (g) => g, 'npm-access-token': (g) => g, 'sendgrid-api-token': (g) => g, 'huggingface-access-token': (g) => g,
-  'pypi-upload-token': (g) => g, 'shopify-access-token': (g) => g, 'digitalocean-pat': (g) => g, 'age-secret-key': (g) => g,
-  'square-access-token': (g) => g, 'linear-api-key': (g) => g, 'postman-api-token': (g) => g,
-  // Only the hvs. form: the legacy `s.` + 24 characters cannot be told from text without gitleaks' extra context.
-  'vault-service-token': () => 'hvs\\.[\\w-]{90,120}',
-  'grafana-service-account-token': (g) => g, 'databricks-api-token': (g) => g, 'doppler-api-token': (g) => g,
-  // Only the ATATT3 form: the other alternative is a bare 24-character hex-ish id after the word "jira".
-  'atlassian-api-token': () => 'ATATT3[A-Za-z0-9_\\-=]{186}',
-  // No capture group: drop the trailing delimiter `(?:[^a-zA-Z0-9+/]|\z)`.
-  'sentry-org-token': (g) => g.slice(0, g.lastIndexOf('(?:[^')),
-};
-
-/** Source of the first capturing group of a regex source, or null. */
-function firstGroup(src: string): string | null {
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === '\\') { i++; continue; }
-    if (inClass) { if (c === ']') inClass = false; continue; }
-    if (c === '[') { inClass = true; continue; }
-    if (c === '(' && src[i + 1] !== '?') {
-      let depth = 0;
-      let cls = false;
-      for (let j = i; j < src.length; j++) {
-        const d = src[j];
-        if (d === '\\') { j++; continue; }
-        if (cls) { if (d === ']') cls = false; continue; }
-        if (d === '[') cls = true;
-        else if (d === '(') depth++;
-        else if (d === ')' && --depth === 0) return src.slice(i + 1, j);
-      }
-    }
-  }
-  return null;
-}
-
-export function gitleaksCases(toml: string, seed = 20_240_602, perRule = 10): Case[] {
-  const regexes = new Map<string, string>();
-  for (const block of toml.split('[[rules]]').slice(1)) {
-    const id = /^id = "([^"]+)"/m.exec(block)?.[1];
-    const re = /^regex = '''(.*)'''$/m.exec(block)?.[1];
-    if (id && re) regexes.set(id, re);
-  }
-  const cases: Case[] = [];
-  let n = 0;
-  for (const [id, adapt] of Object.entries(GITLEAKS_RULES)) {
-    const src = regexes.get(id);
-    if (!src) throw new Error(`gitleaks rule ${id} not found`);
-    const whole = src.replace(/\(\?i\)/g, '');
-    const group = adapt((firstGroup(whole) ?? whole).replace(/\\b/g, '').replace(/\(\?-?i:/g, '(?:').replace(/\(\?i\)/g, ''));
-    const re = new RegExp(`^(?:${group})$`);
-    const values = fc.sample(fc.stringMatching(re), { numRuns: perRule, seed: seed + n++ });
-    values.forEach((v, i) => cases.push({ ...fill(TOKEN_TEMPLATES[i % TOKEN_TEMPLATES.length]!, v, 'secret'), tag: `gitleaks:${id}` }));
-  }
-  return cases;
-}
-
-function writeJsonl(path: string, cases: readonly Case[]): void {
+function writeJsonl(path: string, cases: readonly unknown[]): void {
   writeFileSync(path, cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
 }
 
@@ -345,16 +313,19 @@ export function main(argv: string[]): void {
   const outDir = resolve('.tmp', 'eval');
   mkdirSync(outDir, { recursive: true });
   const presidio = presidioCases(JSON.parse(readFileSync(join(shared, 'pii', 'synth_dataset_v2.json'), 'utf8')));
+  const split = presidioSplit(presidio);
   const squad = squadCases(JSON.parse(readFileSync(join(shared, 'squad', 'dev-v2.0.cs224n-half.json'), 'utf8')));
-  const secrets = secretCases();
-  const gitleaks = gitleaksCases(readFileSync(join(shared, 'secrets', 'gitleaks.toml'), 'utf8'));
-  writeJsonl(join(outDir, 'redaction-presidio.jsonl'), presidio);
-  writeJsonl(join(outDir, 'redaction-secrets.jsonl'), secrets);
-  writeJsonl(join(outDir, 'redaction-gitleaks.jsonl'), gitleaks);
-  writeJsonl(join(outDir, 'redaction-squad.jsonl'), squad);
-  for (const [name, n] of [['presidio', presidio.length], ['secrets', secrets.length], ['gitleaks', gitleaks.length], ['squad', squad.length]] as const) {
-    console.log(`${n} cases -> .tmp/eval/redaction-${name}.jsonl   (npm run eval -- redaction .tmp/eval/redaction-${name}.jsonl)`);
+  const gitleaks = gitleaksRuleCases(join(shared, 'secrets', 'gitleaks-rules'));
+  const sets: [string, readonly unknown[]][] = [
+    ['presidio', presidio], ['presidio-dev', split.dev], ['presidio-heldout', split.heldout],
+    ['gitleaks-dev', gitleaks.dev], ['gitleaks-heldout', gitleaks.heldout], ['secrets', secretCases()],
+    ['squad', squad], ['pages', pageCases(join(shared, 'pages'))],
+  ];
+  for (const [name, cases] of sets) {
+    writeJsonl(join(outDir, `redaction-${name}.jsonl`), cases);
+    console.log(`${cases.length} cases -> .tmp/eval/redaction-${name}.jsonl   (npm run eval -- redaction .tmp/eval/redaction-${name}.jsonl)`);
   }
+  console.log(`Presidio development templates: ${split.devTemplates.join(' ')}`);
 }
 
 if (process.argv[1]?.endsWith('build-redaction-cases.ts')) main(process.argv.slice(2));

@@ -10,6 +10,13 @@
  *   (masking a street number as a phone is still a mistake); `fp_on_other_entities` counts those separately;
  * - per kind: recall over gold spans of that kind; precision over regions labelled that kind, a region counting
  *   as correct only when it overlaps a gold span of the same kind.
+ * gitleaks rule cases (scripts/eval/build-gitleaks-cases.ts) also carry `rule`, `role` ('tp' | 'fp'), `origin`
+ * ('literal' | 'generated') and `claimed`; for them the suite adds a `gitleaks` block: recall over every rule's
+ * true-positive secrets, over the rules Kit claims and the others, by origin, per rule (macro mean), and the
+ * false-positive rate over the rules' false-positive texts — a text counts once when anything in it is masked;
+ * texts that are some rule's true positive (`also_tp`) are left out, and the rate without texts another gitleaks
+ * rule flags (`other_rules`) is given beside it. tps whose secret the rule's regex could not locate (`unlocated`,
+ * path-only rules) are counted, not scored.
  * Throughput: UTF-8 megabytes of case text per second of `redact` calls on one core (engines loaded and warmed
  * up first), over repeated passes of at least TIMED_MS. `mb_per_s` divides by the process's CPU time, which other
  * processes on a shared machine cannot inflate; `mb_per_s_wall` divides by elapsed time.
@@ -27,12 +34,24 @@ const TIMED_MS = 1_000;
 export interface GoldSpan { readonly start: number; readonly end: number; readonly kind: RedactKind }
 export interface OtherSpan { readonly start: number; readonly end: number; readonly type: string }
 
+/** Where a gitleaks rule case comes from (build-gitleaks-cases.ts). */
+export interface RuleCaseInfo {
+  readonly rule: string;
+  readonly role: 'tp' | 'fp';
+  readonly origin: 'literal' | 'generated';
+  readonly claimed: boolean;
+  readonly unlocated: boolean;
+  readonly alsoTp: boolean;
+  readonly otherRules: readonly string[];
+}
+
 /** One redaction case. */
 export interface RedactionCase {
   readonly text: string;
   readonly spans: readonly GoldSpan[];
   readonly redact: unknown;
   readonly otherSpans: readonly OtherSpan[];
+  readonly ruleCase?: RuleCaseInfo;
 }
 
 /** Per-kind and overall counts from which the metrics are computed. */
@@ -92,6 +111,79 @@ export function metricsOf(t: RedactionTally): { precision: number; recall: numbe
   return { precision: ratio(t.truePositives, t.truePositives + t.falsePositives), recall: ratio(found, gold), per_kind };
 }
 
+/** Recall and false-positive rate over gitleaks rule cases (see the header). */
+export class RuleTally {
+  cases = 0;
+  private readonly spans = new Map<string, { gold: number; found: number }>();
+  private readonly perRule = new Map<string, { gold: number; found: number; fps: number; fpMasked: number; claimed: boolean }>();
+  private fp = { scored: 0, masked: 0, clean: 0, cleanMasked: 0, alsoTp: 0, claimedScored: 0, claimedMasked: 0 };
+  private unlocated = 0;
+
+  add(c: RedactionCase, masked: readonly RedactionSpan[]): void {
+    const info = c.ruleCase!;
+    this.cases++;
+    const rule = this.perRule.get(info.rule) ?? { gold: 0, found: 0, fps: 0, fpMasked: 0, claimed: info.claimed };
+    this.perRule.set(info.rule, rule);
+    if (info.role === 'tp') {
+      if (info.unlocated) { this.unlocated++; return; }
+      const covered = new Uint8Array(c.text.length);
+      for (const r of masked) covered.fill(1, r.start, r.end);
+      for (const g of c.spans) {
+        let all = true;
+        for (let i = g.start; i < g.end; i++) if (!covered[i]) { all = false; break; }
+        for (const key of ['all', info.claimed ? 'claimed' : 'unclaimed', info.origin]) {
+          const t = this.spans.get(key) ?? { gold: 0, found: 0 };
+          t.gold++;
+          if (all) t.found++;
+          this.spans.set(key, t);
+        }
+        rule.gold++;
+        if (all) rule.found++;
+      }
+      return;
+    }
+    if (info.alsoTp) { this.fp.alsoTp++; return; }
+    const hit = masked.length > 0;
+    this.fp.scored++;
+    if (hit) this.fp.masked++;
+    if (info.otherRules.length === 0) { this.fp.clean++; if (hit) this.fp.cleanMasked++; }
+    if (info.claimed) { this.fp.claimedScored++; if (hit) this.fp.claimedMasked++; }
+    rule.fps++;
+    if (hit) rule.fpMasked++;
+  }
+
+  metrics(log: (line: string) => void): Record<string, unknown> {
+    const ratio = (a: number, b: number) => (b === 0 ? null : round(a / b));
+    const sp = (key: string) => this.spans.get(key) ?? { gold: 0, found: 0 };
+    const withTps = [...this.perRule.entries()].filter(([, r]) => r.gold > 0);
+    const macro = (list: typeof withTps) => (list.length === 0 ? null : round(list.reduce((n, [, r]) => n + r.found / r.gold, 0) / list.length));
+    for (const [id, r] of [...this.perRule.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      log(`  ${id}${r.claimed ? ' (claimed)' : ''}: tp ${r.found}/${r.gold}${r.fps ? `, fp masked ${r.fpMasked}/${r.fps}` : ''}`);
+    }
+    return {
+      rules: withTps.length,
+      tp_secrets: sp('all').gold,
+      recall: ratio(sp('all').found, sp('all').gold),
+      recall_claimed: ratio(sp('claimed').found, sp('claimed').gold),
+      recall_unclaimed: ratio(sp('unclaimed').found, sp('unclaimed').gold),
+      recall_literal: ratio(sp('literal').found, sp('literal').gold),
+      recall_generated: ratio(sp('generated').found, sp('generated').gold),
+      rule_recall_macro: macro(withTps),
+      rule_recall_macro_claimed: macro(withTps.filter(([, r]) => r.claimed)),
+      rules_fully_found: withTps.filter(([, r]) => r.found === r.gold).length,
+      rules_claimed: withTps.filter(([, r]) => r.claimed).length,
+      rules_claimed_fully_found: withTps.filter(([, r]) => r.claimed && r.found === r.gold).length,
+      fp_texts: this.fp.scored,
+      fp_rate: ratio(this.fp.masked, this.fp.scored),
+      fp_rate_claimed: ratio(this.fp.claimedMasked, this.fp.claimedScored),
+      fp_rate_no_other_rule: ratio(this.fp.cleanMasked, this.fp.clean),
+      fp_texts_no_other_rule: this.fp.clean,
+      fp_texts_also_tp: this.fp.alsoTp,
+      tp_unlocated: this.unlocated,
+    };
+  }
+}
+
 function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }
@@ -132,7 +224,16 @@ export const redactionSuite: EvalSuite<RedactionCase> = {
     } catch (err) {
       throw new CaseError(`"redact" is not a valid SDK redact option: ${(err as Error).message}`);
     }
-    return { text, spans, redact, otherSpans };
+    if (c.role === undefined) return { text, spans, redact, otherSpans };
+    if (c.role !== 'tp' && c.role !== 'fp') throw new CaseError('"role" must be "tp" or "fp"');
+    if (typeof c.rule !== 'string') throw new CaseError('"rule" must be a string');
+    if (c.role === 'fp' && spans.length > 0) throw new CaseError('an "fp" case has no spans');
+    const otherRules = Array.isArray(c.other_rules) ? c.other_rules.filter((r): r is string => typeof r === 'string') : [];
+    const ruleCase: RuleCaseInfo = {
+      rule: c.rule, role: c.role, origin: c.origin === 'generated' ? 'generated' : 'literal', claimed: c.claimed === true,
+      unlocated: c.unlocated === true, alsoTp: c.also_tp === true, otherRules,
+    };
+    return { text, spans, redact, otherSpans, ruleCase };
   },
 
   async run(cases, { log }) {
@@ -150,7 +251,12 @@ export const redactionSuite: EvalSuite<RedactionCase> = {
     for (const c of cases) bound.push(await redactorOf(c.redact));
 
     const tally = emptyTally();
-    cases.forEach((c, i) => scoreCase(c, bound[i]!.redact(c.text).spans, tally));
+    const rules = new RuleTally();
+    cases.forEach((c, i) => {
+      const masked = bound[i]!.redact(c.text).spans;
+      if (c.ruleCase) rules.add(c, masked);
+      if (!c.ruleCase?.unlocated) scoreCase(c, masked, tally);
+    });
 
     const encoder = new TextEncoder();
     const bytes = cases.reduce((n, c) => n + encoder.encode(c.text).length, 0);
@@ -177,6 +283,7 @@ export const redactionSuite: EvalSuite<RedactionCase> = {
       mb_per_s_wall: Math.round((mb / (elapsed / 1000)) * 10) / 10,
       false_positives: tally.falsePositives,
       fp_on_other_entities: tally.fpOnOther,
+      ...(rules.cases > 0 ? { gitleaks: rules.metrics(log) } : {}),
     };
   },
 };

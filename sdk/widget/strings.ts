@@ -23,6 +23,8 @@ export interface WidgetStrings {
   loadingModel: string;
   /** Added to an error when the service said when to retry (rate limit, quota); `{seconds}`. */
   retryIn: string;
+  /** Shown instead of answering when the service refuses the site's key or origin (details go to the console). */
+  notSetUp: string;
 }
 
 /** English defaults. */
@@ -41,6 +43,7 @@ export const DEFAULT_STRINGS: Readonly<WidgetStrings> = Object.freeze({
   readingSite: 'Reading the site… {loaded}/{total}',
   loadingModel: 'Loading the model… {percent}%',
   retryIn: 'Please try again in {seconds} s.',
+  notSetUp: 'The assistant is not set up for this site yet, so it cannot answer here.',
 });
 
 /** Defaults overlaid with the caller's strings; unknown keys and non-string or empty values are ignored. */

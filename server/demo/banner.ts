@@ -27,6 +27,7 @@ export function startBanner(config: ServerConfig, baseUrl: string, seed: DemoSee
     `  demo site  ${baseUrl}/demo/   (the SDK answers from these pages)`,
     `  API        ${api}   (OpenAPI: ${api}/openapi.json)`,
     `  console    ${baseUrl}/console/   (sign in as the demo owner, demo@example.com; forgot the password? reset it there, the email lands in KIT_DATA_DIR/outbox)`,
+    ...engineLines(config),
   ];
   const key = seed.kind === 'skipped' ? null : seed.publishableKey;
   if (seed.kind === 'created') {
@@ -56,4 +57,20 @@ export function startBanner(config: ServerConfig, baseUrl: string, seed: DemoSee
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** The example of README's "Who answers": any OpenAI-compatible server (Ollama here) behind two variables. */
+export const MODEL_SERVER_EXAMPLE = 'KIT_INFERENCE_URL=http://localhost:11434/v1 KIT_INFERENCE_MODEL=qwen2.5:7b npm start';
+
+/** Who answers /v1/chat: the configured model server (never its key), or the built-in extractive engine and how to change it. */
+export function engineLines(config: Pick<ServerConfig, 'inference'>): string[] {
+  if (config.inference) {
+    return [`  answers    model ${config.inference.model} at ${config.inference.url} (OpenAI-compatible server, KIT_INFERENCE_URL)`];
+  }
+  return [
+    '  answers    the built-in extractive engine: no model; it quotes the sentences of the page that best answer',
+    '             the question. To have a model write answers, point Kit at an OpenAI-compatible server',
+    `             (Ollama, vLLM, llama.cpp's llama-server, a hosted API; docs/inference.md), e.g. with Ollama:`,
+    `             ${MODEL_SERVER_EXAMPLE}`,
+  ];
 }

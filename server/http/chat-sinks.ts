@@ -30,17 +30,72 @@ function clientGone(ctx: Context): AbortController {
   return controller;
 }
 
+/** The abort reason of a stream whose reader stopped reading (the socket did not drain in time). */
+export class WriteStallError extends Error {
+  override readonly name = 'WriteStallError';
+}
+
+/** Options of the SSE sink. */
+export interface SseSinkOptions {
+  readonly keepAliveMs: number;
+  readonly requestId: string;
+  /**
+   * How long a write may wait for the socket to drain (and the end of the response to be flushed) before the stream
+   * is given up: the upstream is aborted, the usage row written with what was streamed, the connection destroyed.
+   * Default 30 000 ms (`KIT_SSE_WRITE_STALL_MS`).
+   */
+  readonly writeStallMs?: number;
+  /** Told once when a stream is cut for a stalled reader (for the log). */
+  readonly onStall?: (requestId: string) => void;
+}
+
 /**
  * Writes chat events as server-sent events straight to the socket: `Content-Type: text/event-stream`,
  * `Cache-Control: no-cache`, `X-Accel-Buffering: no` (nginx would otherwise buffer the stream), an increasing `id:`
  * per event and a `: keep-alive` comment every `keepAliveMs` (proxies and the SDK's idle timer see traffic).
- * Writes wait for `drain`, so a slow reader slows the answer instead of filling memory.
+ * Writes wait for `drain`, so a slow reader slows the answer instead of filling memory; a reader that stops reading
+ * for `writeStallMs` loses the stream (issue #11.6). At most one drain wait is armed at a time, whatever the number
+ * of writes and keep-alives queued behind it, so a stalled socket collects no listeners.
  */
-export function createSseSink(ctx: Context, options: { readonly keepAliveMs: number; readonly requestId: string }): ChatSink {
+export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
   const res = ctx.res;
   const gone = clientGone(ctx);
+  const stallMs = options.writeStallMs ?? 30_000;
   let id = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let keepAlive: NodeJS.Timeout | undefined;
+  /** The one pending wait for `drain` (null while the socket takes writes). */
+  let draining: Promise<void> | null = null;
+
+  const stall = (): void => {
+    if (gone.signal.aborted) return;
+    options.onStall?.(options.requestId);
+    gone.abort(new WriteStallError(`the client read nothing for ${stallMs} ms`));
+    res.destroy();
+  };
+  /** Resolves on `event` or `close`; after `stallMs` without either the stream is cut (and it resolves too). */
+  const within = (event: 'drain' | 'finish'): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        res.off(event, done);
+        res.off('close', done);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        stall();
+        done();
+      }, stallMs);
+      timer.unref();
+      res.on(event, done);
+      res.on('close', done);
+    });
+  const waitForDrain = (): Promise<void> => {
+    draining ??= within('drain').then(() => {
+      draining = null;
+    });
+    return draining;
+  };
+  const writable = (): boolean => !res.destroyed && !res.writableEnded;
   let corked = false;
   // What is written in one tick — the headers, `start` and an engine's word deltas — leaves in one packet, not one
   // syscall each.
@@ -54,19 +109,10 @@ export function createSseSink(ctx: Context, options: { readonly keepAliveMs: num
     });
   };
   const write = async (text: string): Promise<void> => {
-    if (res.destroyed || res.writableEnded) return;
+    while (draining) await draining; // keep events in order behind a pending drain
+    if (!writable()) return;
     coalesce();
-    if (!res.write(text)) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    }
+    if (!res.write(text)) await waitForDrain();
   };
   return {
     signal: gone.signal,
@@ -77,16 +123,25 @@ export function createSseSink(ctx: Context, options: { readonly keepAliveMs: num
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
       res.flushHeaders(); // leaves at the end of this tick, with the first events
       ctx.req.socket.setNoDelay(true);
-      timer = setInterval(() => void write(encodeSseComment('keep-alive')), options.keepAliveMs);
-      timer.unref();
+      keepAlive = setInterval(() => {
+        // A socket that has not drained has bytes in flight already; piling comments behind them helps nobody.
+        if (draining === null && writable()) void write(encodeSseComment('keep-alive'));
+      }, options.keepAliveMs);
+      keepAlive.unref();
     },
     async send(event) {
       id += 1;
       await write(encodeSseJson(event.type, id, eventData(event, options.requestId)));
     },
     async end() {
-      clearInterval(timer);
-      if (!res.destroyed && !res.writableEnded && ctx.respond === false) res.end();
+      clearInterval(keepAlive);
+      if (res.destroyed || res.writableEnded || ctx.respond !== false) return;
+      while (draining) await draining;
+      if (!writable()) return;
+      res.end();
+      if (res.writableFinished) return;
+      // The last bytes may still sit in a buffer the client does not read: give it the same bound, then cut.
+      await within('finish');
     },
   };
 }

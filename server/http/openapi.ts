@@ -16,6 +16,8 @@ export function errorCodesOf(route: Route): ServerErrorCode[] {
   if (route.query) codes.add('invalid_request');
   if (route.body) ['invalid_request', 'payload_too_large', 'unsupported_media_type'].forEach((c) => codes.add(c as ServerErrorCode));
   codes.add('internal_error');
+  // Any route that reads the database answers 503 while it is unreachable (error-handler.ts).
+  if (route.operationId !== 'getOpenApiDocument') codes.add('service_unavailable');
   return [...codes].sort((a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status || a.localeCompare(b));
 }
 
@@ -93,6 +95,7 @@ export function buildOpenApiDocument(routes: readonly Route[], info: { title: st
         description: group.map((c) => `\`${c}\`: ${ERROR_CODES[c].message}`).join(' '),
         headers: {
           'Request-Id': REQUEST_ID_HEADER,
+          ...(group.includes('service_unavailable') ? { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } : {}),
           ...(group.includes('rate_limited') || group.includes('quota_exceeded')
             ? {
                 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },

@@ -10,8 +10,9 @@ export const BROWSER_PATHS: ReadonlySet<string> = new Set(['/v1/config', '/v1/se
 /**
  * CORS for the API. Dashboard routes use bearer tokens (never cookies), so allowing any origin exposes nothing a
  * script could not already send; `KIT_CORS_ORIGINS` narrows it. The browser routes (/config, /session, /chat) follow
- * each key's own `allowed_origins` instead: a preflight carries no key, so any origin may preflight, and the actual
- * answer gets `Access-Control-Allow-Origin` from the authenticator only when the key allows that origin.
+ * each key's own `allowed_origins` instead: a preflight carries no key, so any origin may preflight, and a successful
+ * answer gets `Access-Control-Allow-Origin` from the authenticator only when the key allows that origin. Error
+ * answers carry it for any origin, so the SDK can read the contract error and tell the site's developer what is wrong.
  */
 export function corsMiddleware(origins: '*' | readonly string[]): Middleware {
   const dashboard = cors({
@@ -41,6 +42,13 @@ export function corsMiddleware(origins: '*' | readonly string[]): Middleware {
     }
     // Date lets the SDK measure a session's lifetime on the server's clock.
     ctx.set('Access-Control-Expose-Headers', [...EXPOSED_HEADERS, 'Date'].join(', '));
-    return next();
+    try {
+      await next();
+    } catch (err) {
+      // An error answer (`origin_not_allowed`, `invalid_api_key`, …) is readable from any origin: it holds no data,
+      // and without it the SDK sees only an opaque network failure, so a misconfigured site fails silently (#10).
+      ctx.set('Access-Control-Allow-Origin', origin);
+      throw err;
+    }
   };
 }

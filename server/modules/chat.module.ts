@@ -64,8 +64,8 @@ export const chatModule = new ContainerModule(({ bind }) => {
     [TOKENS.Config, TOKENS.Clock, TOKENS.BotChallenge, TOKENS.SessionTokens, TOKENS.RateLimiter, TOKENS.AssistantSettingsService],
   );
   bind(TOKENS.Routes).toResolvedValue(
-    (config: ServerConfig, chat: ChatService, questionLog: QuestionLogService, assistant: AssistantSettingsService) => chatRoutes({ config, chat, questionLog, assistant }),
-    [TOKENS.Config, TOKENS.ChatService, TOKENS.QuestionLogService, TOKENS.AssistantSettingsService],
+    (config: ServerConfig, chat: ChatService, questionLog: QuestionLogService, assistant: AssistantSettingsService, logger: Logger) => chatRoutes({ config, chat, questionLog, assistant, logger }),
+    [TOKENS.Config, TOKENS.ChatService, TOKENS.QuestionLogService, TOKENS.AssistantSettingsService, TOKENS.Logger],
   );
   // Registered before the other modules' hooks (see FEATURE_MODULES): streams finish, and meter, before anything closes.
   bind(TOKENS.ShutdownHooks).toResolvedValue((chat: ChatService, config: ServerConfig) => () => chat.drain(config.shutdownGraceMs), [TOKENS.ChatService, TOKENS.Config]);

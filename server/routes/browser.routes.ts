@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createMemoryRateLimiter } from '../../adapters/node/memory-rate-limiter.js';
 import { KitError } from '../../core/errors/index.js';
 import type { BotChallengePort } from '../../core/ports/bot-challenge.port.js';
 import type { RateLimiterPort } from '../../core/ports/rate-limiter.port.js';
@@ -34,7 +35,7 @@ const BotChallenge = z
         algorithm: z.enum(['SHA-1', 'SHA-256', 'SHA-512']),
         challenge: z.string(),
         maxnumber: z.number().int(),
-        salt: z.string().meta({ description: 'Carries `expires=<unix seconds>` and the origin it was issued for.' }),
+        salt: z.string().meta({ description: 'Carries `expires=<unix seconds>`, the key id (`key=`) and the origin it was issued for: the solution opens a session for that key (and origin) only.' }),
         signature: z.string(),
       }),
     }),
@@ -80,6 +81,8 @@ export interface BrowserRouteDeps {
 
 /** GET /config and POST /session: what the SDK asks before its first question. */
 export function browserRoutes({ config, clock, challenge, sessions, limiter, assistant }: BrowserRouteDeps): Route[] {
+  // A flood guard, per process: /config costs a challenge signature, never a database write (docs/api.md).
+  const configLimiter = createMemoryRateLimiter();
   return [
     defineRoute({
       method: 'get',
@@ -87,15 +90,19 @@ export function browserRoutes({ config, clock, challenge, sessions, limiter, ass
       operationId: 'getConfig',
       summary: "The key's plan and the bot challenge to solve",
       description:
-        'For a publishable key: the plan, the limits and a fresh bot challenge for this `Origin` (answered with CORS only for origins the key allows). For a secret key (Mode B proxies): the same plan with `bot_challenge: { provider: "none" }`, since secret keys need no session. Never cached (`Cache-Control: no-store`): every answer carries a new challenge.',
+        'For a publishable key: the plan, the limits and a fresh bot challenge for this `Origin` (answered with CORS only for origins the key allows). At most `KIT_CONFIG_PER_MINUTE` (120) answers per minute per key and client IP on each server process, then `429 rate_limited`. For a secret key (Mode B proxies): the same plan with `bot_challenge: { provider: "none" }`, since secret keys need no session. Never cached (`Cache-Control: no-store`): every answer carries a new challenge.',
       tags: ['Browser'],
       auth: { kind: 'key', kinds: ['publishable', 'secret'] },
       responses: { 200: { description: 'The configuration.', schema: PlatformConfig } },
-      async handler({ auth, ctx }) {
+      errors: ['rate_limited'],
+      async handler({ auth, ctx, ip }) {
+        const now = clock();
+        const limit = await configLimiter.hit(`config:${auth.keyId}:${ip}`, config.configRequestsPerMinute, 60, now);
+        if (!limit.allowed) unwrap(rateLimited(limit, now, `Over ${config.configRequestsPerMinute} configuration requests per minute from this address for this key; retry later.`));
         const plan = config.plans[auth.orgTier];
         const origin = ctx.get('origin') || null;
         const [bot_challenge, resolved] = await Promise.all([
-          auth.keyKind === 'secret' ? { provider: 'none' as const } : challenge.issue({ origin }),
+          auth.keyKind === 'secret' ? { provider: 'none' as const } : challenge.issue({ origin, keyId: auth.keyId }),
           assistant?.resolveForKey(auth.orgId, auth.keyId),
         ]);
         return {
@@ -143,7 +150,7 @@ export function browserRoutes({ config, clock, challenge, sessions, limiter, ass
           throw new KitError('challenge_failed', `This server uses the ${challenge.provider} bot challenge; get a fresh one from GET /v1/config.`);
         }
         const origin = ctx.get('origin') || null;
-        const outcome = await challenge.verify(body.solution, { origin, remoteIp: ip });
+        const outcome = await challenge.verify(body.solution, { origin, keyId: auth.keyId, remoteIp: ip });
         if (!outcome.ok) throw new KitError(outcome.code, outcome.reason);
         const issued = sessions.issue({ keyId: auth.keyId, origin }, plan.sessionTtlSeconds, now);
         return { status: 201, headers: { 'Cache-Control': 'no-store' }, body: { session: issued.token, expires_at: issued.expiresAt.toISOString() } };

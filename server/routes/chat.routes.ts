@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { KitError } from '../../core/errors/index.js';
 import type { KeyAuth } from '../auth/auth-context.js';
@@ -68,10 +69,12 @@ export interface ChatRouteDeps {
   readonly questionLog?: QuestionLogService;
   /** The owner's instructions for model engines (issue 13); absent = none. */
   readonly assistant?: AssistantSettingsService;
+  /** Where a stream cut for a stalled reader is reported. */
+  readonly logger?: Pick<Logger, 'warn'>;
 }
 
 /** POST /chat (CONTRACT §4). */
-export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDeps): Route[] {
+export function chatRoutes({ config, chat, questionLog, assistant, logger }: ChatRouteDeps): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -107,7 +110,13 @@ export function chatRoutes({ config, chat, questionLog, assistant }: ChatRouteDe
             ? observeChatForLog(sink, { auth, requestId, question: admitted.question, pageUrl: body.page_url ?? null, conversationId: body.conversation_id ?? null, now: () => questionLog.now() }, (q) => questionLog.report(q))
             : sink;
         if (body.stream) {
-          await chat.run(admitted, requestId, logged(createSseSink(ctx, { keepAliveMs: config.sseKeepAliveMs, requestId })));
+          const sse = createSseSink(ctx, {
+            keepAliveMs: config.sseKeepAliveMs,
+            writeStallMs: config.sseWriteStallMs,
+            requestId,
+            onStall: (id) => logger?.warn({ request_id: id, stall_ms: config.sseWriteStallMs }, 'chat stream cut: the client stopped reading'),
+          });
+          await chat.run(admitted, requestId, logged(sse));
           return undefined;
         }
         const sink = createJsonSink(ctx, requestId);

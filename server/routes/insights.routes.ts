@@ -21,9 +21,10 @@ const filterFields = {
   key_id: prefixedId('key').optional(),
   outcome: Outcome.optional(),
   mode: Mode.optional(),
-  page: z.string().max(2_048, 'must be at most 2048 characters').optional().meta({ description: 'A page URL exactly as logged (without its query string unless the organization keeps them).' }),
+  // NUL cannot be stored or searched in PostgreSQL text: refused here, not by the database mid-export (a 200 cut off).
+  page: z.string().max(2_048, 'must be at most 2048 characters').refine((s) => !s.includes('\u0000'), 'must not contain NUL characters').optional().meta({ description: 'A page URL exactly as logged (without its query string unless the organization keeps them).' }),
   rating: z.enum(['up', 'down']).optional(),
-  q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().meta({ description: 'Words that must all occur in the question (whole words, any case).' }),
+  q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').refine((s) => !s.includes('\u0000'), 'must not contain NUL characters').optional().meta({ description: 'Words that must all occur in the question (whole words, any case).' }),
 };
 
 const QuestionView = z

@@ -85,16 +85,17 @@ export class AccountService {
     const { perEmail, perIp, windowSeconds } = this.config.loginLimits;
     const byIp = await this.limiter.hit(`login:ip:${ip}`, perIp, windowSeconds, now);
     if (!byIp.allowed) return rateLimited(byIp, now, 'Too many login attempts from this address; retry later.');
+    // The attempt takes its place in the email's window BEFORE the password is checked (one atomic upsert), so a
+    // burst of parallel guesses gets exactly `perEmail` checks; reading the count first and counting failures after
+    // the slow Argon2 check let every request of a burst through (issue #11.4). A success gives its place back.
     const emailBucket = `login:email:${sha256Hex(input.email)}`;
-    const byEmail = await this.limiter.peek(emailBucket, perEmail, windowSeconds, now);
+    const byEmail = await this.limiter.hit(emailBucket, perEmail, windowSeconds, now);
     if (!byEmail.allowed) return rateLimited(byEmail, now, 'Too many failed logins for this account; retry later.');
 
     const user = await this.accounts.findUserByEmail(input.email);
     const valid = user ? await this.hasher.verify(user.passwordHash, input.password) : await this.hasher.verify(await this.#dummy(), input.password).then(() => false);
-    if (!user || !valid) {
-      await this.limiter.hit(emailBucket, perEmail, windowSeconds, now);
-      return refuse('unauthenticated', BAD_CREDENTIALS);
-    }
+    if (!user || !valid) return refuse('unauthenticated', BAD_CREDENTIALS);
+    await this.limiter.undo(emailBucket, windowSeconds, now);
 
     if (input.inviteToken !== undefined) {
       const invitation = await this.accounts.findInvitationByTokenHash(sha256Hex(input.inviteToken), now);

@@ -2,8 +2,10 @@ import { expect } from 'chai';
 import { normalizeConfig } from '../../core/config/index.js';
 import { formatKey } from '../../core/keys/key-format.js';
 import {
-  coveredByPatterns, DEFAULT_SETTINGS, hostPermissionPattern, isUnderEndpoint, kitInitOptions, parseConnection, parseSettings, storedConnection,
+  checkConnection, coveredByPatterns, DEFAULT_SETTINGS, hostPermissionPattern, isUnderEndpoint, kitInitOptions, parseAllowLists, parseAllowText,
+  parseConnection, parseSettings, siteOf, storedConnection,
 } from '../../extension/settings.js';
+import { loadRedactor } from '../../core/redaction/index.js';
 
 const PUB = formatKey('publishable', new Uint8Array(32).fill(3));
 const SEC = formatKey('secret', new Uint8Array(32).fill(3));
@@ -39,6 +41,14 @@ describe('parseConnection', () => {
     expect(result).to.deep.equal({ ok: true, value: { endpoint: 'http://localhost:8787/v1', apiKey: PUB, modelBaseUrl: 'https://models.example.com/webllm/' } });
   });
 
+  it('reports every invalid field at once, not only the first (checkConnection)', () => {
+    const checked = checkConnection({ endpoint: 'not a url', apiKey: 'kit_pub_nope', modelBaseUrl: '/models' });
+    expect(checked.ok).to.equal(false);
+    if (!checked.ok) expect(Object.keys(checked.problems).sort()).to.deep.equal(['invalid_api_key', 'invalid_endpoint', 'invalid_model_base_url']);
+    const keyOnly = checkConnection({ endpoint: 'http://localhost:8787/v1', apiKey: SEC });
+    expect(keyOnly.ok === false && Object.keys(keyOnly.problems)).to.deep.equal(['invalid_api_key']);
+  });
+
   it('reads back null when stored options are no longer valid', () => {
     expect(storedConnection({ endpoint: 'http://localhost:8787/v1', apiKey: SEC })).to.equal(null);
     expect(storedConnection('junk')).to.equal(null);
@@ -56,6 +66,31 @@ describe('kitInitOptions', () => {
       expect(config.context.scope).to.equal('site');
       expect({ secrets: config.redact.secrets, pii: config.redact.pii }).to.deep.equal(expected[redact]);
     }
+  });
+});
+
+describe('per-site allow lists', () => {
+  it('reads one value or @domain per line, trimmed, without blanks or duplicates, and refuses a bare @', () => {
+    expect(parseAllowText(' support@shop.example.com \n\n@shop.example.com\r\nsupport@shop.example.com\n+1 415 555 0132')).to.deep.equal({ ok: true, value: ['support@shop.example.com', '@shop.example.com', '+1 415 555 0132'] });
+    expect(parseAllowText('')).to.deep.equal({ ok: true, value: [] });
+    expect(parseAllowText('@')).to.include({ ok: false, code: 'invalid_allow_list' });
+    expect(parseAllowText(Array.from({ length: 101 }, (_, i) => `a${i}@x.example`).join('\n'))).to.include({ ok: false });
+  });
+
+  it('keys lists by host name and keeps only well-formed stored lists', () => {
+    expect(siteOf('https://shop.example.com:8443/help?x=1')).to.equal('shop.example.com');
+    expect(siteOf('chrome://extensions')).to.equal(null);
+    expect(parseAllowLists({ 'shop.example.com': ['support@shop.example.com', 5], 'b.example': 'junk', 'c.example': [] })).to.deep.equal({ 'shop.example.com': ['support@shop.example.com'] });
+    expect(parseAllowLists(null)).to.deep.equal({});
+  });
+
+  it("passes the site's list to Kit.init, and the redactor then keeps those values visible", async () => {
+    const connection = { endpoint: 'http://localhost:8787/v1', apiKey: PUB, modelBaseUrl: '' };
+    const { config } = normalizeConfig(kitInitOptions({ ...DEFAULT_SETTINGS }, connection, ['support@shop.example.com']));
+    expect(config.redact).to.deep.include({ secrets: true, pii: true, allow: ['support@shop.example.com'] });
+    const r = (await loadRedactor(config.redact)).redact('Write to support@shop.example.com, not jane@shop.example.com.');
+    expect(r.text).to.equal('Write to support@shop.example.com, not [REDACTED:EMAIL].');
+    expect(normalizeConfig(kitInitOptions({ ...DEFAULT_SETTINGS, redact: 'off' }, connection, ['x@y.example'])).config.redact.pii).to.equal(false);
   });
 });
 

@@ -3,7 +3,7 @@
  * directory, from the sources, exactly as `npm run build` makes it) and a persistent Chromium profile with it loaded
  * unpacked — extensions need a persistent context and the new headless mode.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,8 +16,17 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, TSX_EVALUATE_SHIM } from '../support/chro
 const root = resolve(import.meta.dirname, '../..');
 let built: Promise<string> | null = null;
 
-/** Builds the extension once per process (development mode: no minification, same bundles) and returns its directory. */
+/**
+ * Builds the extension once per process (development mode: no minification, same bundles) and returns its directory.
+ * With `KIT_EXTENSION_DIR` set (CI: `dist/extension` after `npm run build`) the tests load that production build instead.
+ */
 export function buildExtension(): Promise<string> {
+  const prebuilt = process.env.KIT_EXTENSION_DIR;
+  if (prebuilt) {
+    const dir = resolve(root, prebuilt);
+    if (!existsSync(join(dir, 'manifest.json'))) return Promise.reject(new Error(`KIT_EXTENSION_DIR=${prebuilt}: no manifest.json there; run npm run build`));
+    return Promise.resolve(dir);
+  }
   built ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kit-extension-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -15,12 +15,20 @@ describe('loadConfig', () => {
   it('defaults to the embedded database in ./.kit-data on port 8787', () => {
     const config = loadConfig({}, '/srv/kit');
     expect(config.port).to.equal(8787);
-    expect(config.database).to.deep.equal({ kind: 'pglite', dataDir: '/srv/kit/.kit-data' });
+    expect(config.database).to.deep.equal({ kind: 'pglite', dataDir: '/srv/kit/.kit-data', settings: { shared_buffers: '16MB' }, lockWaitMs: 0 });
+    expect(config.http).to.deep.equal({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerIp: 256 });
+    expect(config.configRequestsPerMinute).to.equal(120);
     expect(config.jwtSecret).to.equal(null);
     expect(config.keyCacheTtlMs).to.equal(5000);
     expect(config.botChallenge.provider).to.equal('altcha');
     expect(config.stripe).to.equal(null);
     expect(config.inference).to.equal(null);
+  });
+
+  it('listens on loopback unless HOST says otherwise (the first start prints a password)', () => {
+    expect(loadConfig({}).host).to.equal('127.0.0.1');
+    expect(loadConfig({ HOST: '' }).host).to.equal('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).to.equal('0.0.0.0');
   });
 
   it('switches to PostgreSQL when DATABASE_URL is set', () => {
@@ -35,6 +43,9 @@ describe('loadConfig', () => {
 
   const cases: Array<[Record<string, string>, RegExp]> = [
     [{ PORT: 'eighty' }, /^PORT: must be a whole number/],
+    [{ KIT_PGLITE_SHARED_BUFFERS: 'lots' }, /^KIT_PGLITE_SHARED_BUFFERS: must be a size like 16MB/],
+    [{ KIT_DATA_DIR_LOCK_WAIT_MS: '-1' }, /^KIT_DATA_DIR_LOCK_WAIT_MS: must be at least 0/],
+    [{ KIT_HEADERS_TIMEOUT_MS: '10' }, /^KIT_HEADERS_TIMEOUT_MS: must be at least 1000/],
     [{ PORT: '70000' }, /^PORT: must be at most 65535/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: must be a postgres:\/\/ URL/],
     [{ KIT_JWT_SECRET: 'short' }, /^KIT_JWT_SECRET: must be at least 32 characters/],

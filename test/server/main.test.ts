@@ -59,7 +59,7 @@ async function rest(events: AsyncIterator<{ event: string; data: string }>): Pro
   it('seeds a demo organization on a fresh database and prints a copy-paste example that streams a cited answer; not again on restart', async () => {
     const databaseUrl = await freshDatabase(admin, 'kit_fresh_start');
     const first = await start({ DATABASE_URL: databaseUrl });
-    const banner = first.stdout();
+    const banner = first.stderr();
     expect(banner).to.match(/Demo organization created/).and.match(/owner {6}demo@example\.com \/ \S+/);
     const key = /demo key {3}(kit_pub_\w+)/.exec(banner)![1]!;
     // Run the printed commands exactly as a user pastes them into a shell.
@@ -75,8 +75,8 @@ async function rest(events: AsyncIterator<{ event: string; data: string }>): Pro
     expect(await first.stop()).to.equal(0);
 
     const second = await start({ DATABASE_URL: databaseUrl });
-    expect(second.stdout()).to.not.match(/Demo organization created/);
-    expect(second.stdout()).to.include(key);
+    expect(second.stderr()).to.not.match(/Demo organization created/);
+    expect(second.stderr()).to.include(key);
     const db = knexFactory({ client: 'pg', connection: databaseUrl });
     try {
       expect(await db('organizations').count<{ n: number }[]>('* as n')).to.deep.equal([{ n: 1 }]);

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createKnexDatabase, type KnexDatabase } from '../../adapters/node/knex-database.js';
 import { migrateToLatest } from '../../adapters/node/migrations/index.js';
+import { createOwnedTempDir, onTermination, sweepLeftovers } from './owned-temp-dir.js';
 import { postgresAvailable, startPostgres, type TestPostgres } from './postgres.js';
 
 /** A database the integration suites run against. */
@@ -39,9 +39,17 @@ export function testPostgres(): Promise<TestPostgres> {
   return postgres;
 }
 
-/** A PGlite data directory kept on disk for the process, so tests can close and reopen it. */
+/**
+ * A PGlite data directory kept on disk for the process, so tests can close and reopen it. Removed at exit and on
+ * SIGINT/SIGTERM; directories of killed runs (owner process gone) are removed by the next run.
+ */
 export function pgliteDataDir(): string {
-  pgliteDir ??= mkdtempSync(join(tmpdir(), 'kit-pglite-'));
+  if (pgliteDir === null) {
+    sweepLeftovers('kit-pglite-');
+    const owned = createOwnedTempDir('kit-pglite-');
+    onTermination(() => rmSync(owned, { recursive: true, force: true }));
+    pgliteDir = join(owned, 'data');
+  }
   return pgliteDir;
 }
 
@@ -66,7 +74,7 @@ after(async function () {
   this.timeout(30_000);
   if (sharedMemory) await (await sharedMemory).close();
   if (postgres) await (await postgres).stop();
-  if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  if (pgliteDir) rmSync(dirname(pgliteDir), { recursive: true, force: true });
 });
 
 /**

@@ -20,7 +20,7 @@ export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 /** A configuration for tests: silent logs, a fixed JWT secret, generous rate limits unless overridden. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {
   // KIT_DATA_DIR: the development mail outbox (invitations, resets) writes there, never into the work tree.
-  return loadConfig({ KIT_LOG_LEVEL: 'silent', KIT_JWT_SECRET: TEST_JWT_SECRET, KIT_DATA_DIR: join(tmpdir(), 'kit-test-data'), KIT_LOGIN_MAX_PER_IP: '10000', KIT_SIGNUPS_PER_IP_PER_HOUR: '10000', ...env });
+  return loadConfig({ KIT_LOG_LEVEL: 'silent', KIT_JWT_SECRET: TEST_JWT_SECRET, KIT_DATA_DIR: join(tmpdir(), 'kit-test-data'), KIT_LOGIN_MAX_PER_IP: '10000', KIT_SIGNUPS_PER_IP_PER_HOUR: '10000', KIT_CONFIG_PER_MINUTE: '10000', ...env });
 }
 
 /** A clock tests can move. */

@@ -262,7 +262,7 @@ export type paths = {
         };
         /**
          * The key's plan and the bot challenge to solve
-         * @description For a publishable key: the plan, the limits and a fresh bot challenge for this `Origin` (answered with CORS only for origins the key allows). For a secret key (Mode B proxies): the same plan with `bot_challenge: { provider: "none" }`, since secret keys need no session. Never cached (`Cache-Control: no-store`): every answer carries a new challenge.
+         * @description For a publishable key: the plan, the limits and a fresh bot challenge for this `Origin` (answered with CORS only for origins the key allows). At most `KIT_CONFIG_PER_MINUTE` (120) answers per minute per key and client IP on each server process, then `429 rate_limited`. For a secret key (Mode B proxies): the same plan with `bot_challenge: { provider: "none" }`, since secret keys need no session. Never cached (`Cache-Control: no-store`): every answer carries a new challenge.
          */
         get: operations["getConfig"];
         put?: never;
@@ -926,7 +926,7 @@ export type components = {
                 algorithm: "SHA-1" | "SHA-256" | "SHA-512";
                 challenge: string;
                 maxnumber: number;
-                /** @description Carries `expires=<unix seconds>` and the origin it was issued for. */
+                /** @description Carries `expires=<unix seconds>`, the key id (`key=`) and the origin it was issued for: the solution opens a session for that key (and origin) only. */
                 salt: string;
                 signature: string;
             };
@@ -1069,7 +1069,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "unauthenticated" | "invalid_api_key" | "session_required" | "challenge_failed" | "forbidden" | "origin_not_allowed" | "ip_not_allowed" | "not_found" | "method_not_allowed" | "conflict" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "quota_exceeded" | "internal_error" | "upstream_unavailable" | "billing_unavailable";
+                code: "invalid_request" | "unauthenticated" | "invalid_api_key" | "session_required" | "challenge_failed" | "forbidden" | "origin_not_allowed" | "ip_not_allowed" | "not_found" | "method_not_allowed" | "conflict" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "quota_exceeded" | "internal_error" | "upstream_unavailable" | "billing_unavailable" | "service_unavailable";
                 message: string;
                 request_id: string;
             };
@@ -1379,6 +1379,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateAssistantSettings: {
@@ -1487,6 +1500,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,6 +1643,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     requestPasswordReset: {
@@ -1702,6 +1741,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1794,6 +1846,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getBrowserSession: {
@@ -1832,6 +1897,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1962,6 +2040,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOutBrowser: {
@@ -2009,6 +2100,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2114,6 +2218,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2234,6 +2351,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signup: {
@@ -2331,6 +2461,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2448,6 +2591,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createCheckoutSession: {
@@ -2545,11 +2701,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `billing_unavailable`: Billing is not configured on this server. */
+            /** @description `billing_unavailable`: Billing is not configured on this server. `service_unavailable`: The service is temporarily unavailable; retry shortly. */
             503: {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2661,11 +2819,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `billing_unavailable`: Billing is not configured on this server. */
+            /** @description `billing_unavailable`: Billing is not configured on this server. `service_unavailable`: The service is temporarily unavailable; retry shortly. */
             503: {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,11 +2913,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `billing_unavailable`: Billing is not configured on this server. */
+            /** @description `billing_unavailable`: Billing is not configured on this server. `service_unavailable`: The service is temporarily unavailable; retry shortly. */
             503: {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2883,6 +3045,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getConfig: {
@@ -2927,11 +3102,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `rate_limited`: Too many requests; retry later. */
+            429: {
+                headers: {
+                    /** @description The window: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `internal_error`: Something went wrong on our side. */
             500: {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3006,6 +3209,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteConversation: {
@@ -3066,6 +3282,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3184,6 +3413,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCoverageGaps: {
@@ -3259,6 +3501,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDailyInsights: {
@@ -3325,6 +3580,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3406,6 +3674,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKeys: {
@@ -3473,6 +3754,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3594,6 +3888,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteKey: {
@@ -3654,6 +3961,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,6 +4093,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getKeyAssistantSettings: {
@@ -3841,6 +4174,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     clearKeyAssistantSettings: {
@@ -3901,6 +4247,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4034,6 +4393,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createPreviewGrant: {
@@ -4096,6 +4468,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,6 +4618,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getOpenApiDocument: {
@@ -4319,6 +4717,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4419,6 +4830,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportOrganization: {
@@ -4468,6 +4892,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4526,6 +4963,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4598,6 +5048,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     leaveOrganization: {
@@ -4656,6 +5119,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4728,6 +5204,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +5344,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removeMember: {
@@ -4926,6 +5428,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5050,6 +5565,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getQuestionLogging: {
@@ -5099,6 +5627,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5219,6 +5760,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listQuestions: {
@@ -5303,6 +5857,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getQuestion: {
@@ -5365,6 +5932,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5444,6 +6024,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5572,6 +6165,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getUsage: {
@@ -5636,6 +6242,19 @@ export interface operations {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

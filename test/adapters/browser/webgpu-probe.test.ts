@@ -76,6 +76,39 @@ describe('probeDevice', function () {
     expect(decision.ok && decision.value.reason).to.equal('no_webgpu');
   });
 
+  it('asks for an adapter once per browser in auto mode: a recent "none" verdict is reused, so pages log no warning', async () => {
+    await open(plain);
+    const warnings: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text()); });
+    const probe = (reuse: boolean) => page.evaluate((reuse) => (globalThis as KitWindow).kit.probeDevice({ benchmark: false, reuseAbsentVerdict: reuse }), reuse);
+    await page.evaluate(() => localStorage.clear());
+
+    expect((await probe(true)).adapter).to.equal(null);
+    await page.waitForTimeout(200);
+    expect(warnings, 'the first probe asks Chromium, which warns').to.deep.equal(['No available adapters.']);
+
+    await page.reload();
+    await page.waitForFunction(() => (globalThis as { kitReady?: boolean }).kitReady === true);
+    expect((await probe(true)).adapter).to.equal(null);
+    await page.waitForTimeout(200);
+    expect(warnings, 'the next page view reuses the verdict').to.have.length(1);
+
+    // A forced local mode asks every time; a verdict of another browser version is not reused.
+    expect((await probe(false)).adapter).to.equal(null);
+    await page.evaluate(() => localStorage.setItem('kit:webgpu-absent', JSON.stringify({ ua: 'Older/1.0', at: Date.now() })));
+    expect((await probe(true)).adapter).to.equal(null);
+    await page.waitForTimeout(200);
+    expect(warnings).to.have.length(3);
+  });
+
+  it('never reuses a verdict when an adapter exists', async () => {
+    await open(webgpu);
+    await page.evaluate(() => localStorage.clear());
+    const profile = await page.evaluate(() => (globalThis as KitWindow).kit.probeDevice({ benchmark: false, reuseAbsentVerdict: true }));
+    expect(profile.adapter).to.not.equal(null);
+    expect(await page.evaluate(() => localStorage.getItem('kit:webgpu-absent'))).to.equal(null);
+  });
+
   it('reads mobile from the user agent when userAgentData is missing', async () => {
     page = await newTestPage(plain, { userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36' });
     await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'userAgentData', { get: () => undefined }));

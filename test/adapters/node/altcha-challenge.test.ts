@@ -115,6 +115,19 @@ describe('createAltchaChallenge', () => {
     expect(failure(await port.verify(solution, { origin: null }))).to.equal('replayed');
   });
 
+  it('binds the challenge to the key it was issued for: another key is refused without burning the solution', async () => {
+    const port = make();
+    const config = await port.issue({ origin: ORIGIN, keyId: 'key_mallory' });
+    if (config.provider !== 'altcha') throw new Error('expected altcha');
+    expect(new URLSearchParams(config.challenge.salt.split('?')[1]).get('key')).to.equal('key_mallory');
+    const solution = await solve(config.challenge);
+    expect(failure(await port.verify(solution, { origin: ORIGIN, keyId: 'key_alice' }))).to.equal('key_mismatch');
+    // a challenge issued with no key cannot be used with one either
+    const keyless = await solve(await issued(port));
+    expect(failure(await port.verify(keyless, { origin: ORIGIN, keyId: 'key_alice' }))).to.equal('key_mismatch');
+    expect((await port.verify(solution, { origin: ORIGIN, keyId: 'key_mallory' })).ok).to.equal(true);
+  });
+
   it('refuses malformed solutions without throwing', async () => {
     const port = make();
     const inputs: unknown[] = [undefined, null, 42, {}, '', 'not base64!', Buffer.from('not json').toString('base64'), Buffer.from('"str"').toString('base64'), 'A'.repeat(5000)];

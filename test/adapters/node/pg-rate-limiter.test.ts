@@ -28,6 +28,20 @@ describe('createPgRateLimiter', () => {
     expect(await limiter.peek(b, 2, 60, at('2026-05-01T10:00:30Z'))).to.include({ count: 1, allowed: true, remaining: 1 });
   });
 
+  it('takes back one hit of the same window with undo, never below zero', async () => {
+    const limiter = createPgRateLimiter((await sharedPglite()).knex);
+    const b = bucket();
+    const t = at('2026-05-01T10:00:10Z');
+    await limiter.hit(b, 2, 60, t);
+    await limiter.hit(b, 2, 60, t);
+    await limiter.undo(b, 60, t);
+    expect(await limiter.peek(b, 2, 60, t)).to.include({ count: 1, allowed: true });
+    await limiter.undo(b, 60, t);
+    await limiter.undo(b, 60, t);
+    expect((await limiter.peek(b, 2, 60, t)).count).to.equal(0);
+    await limiter.undo(bucket(), 60, t); // a bucket never hit: nothing to take back, no error
+  });
+
   it('shares counts between limiters on the same database (replicas)', async () => {
     const knex = (await sharedPglite()).knex;
     const [a, b] = [createPgRateLimiter(knex), createPgRateLimiter(knex)];

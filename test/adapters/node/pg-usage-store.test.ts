@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { migrateToLatest } from '../../../adapters/node/migrations/index.js';
 import { createPgUsageStore } from '../../../adapters/node/pg-usage-store.js';
 import type { UsageGroupBy } from '../../../core/ports/usage-store.port.js';

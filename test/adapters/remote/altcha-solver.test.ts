@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { build } from 'esbuild';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import type { Browser, Page } from 'playwright-core';
 import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import { KitError } from '../../../core/errors/index.js';

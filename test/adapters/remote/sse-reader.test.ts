@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { encodeSse, encodeSseComment, encodeSseJson } from '../../../core/sse/encode-sse.js';
 import { createSseParser, readSse, type SseEvent } from '../../../adapters/remote/sse-reader.js';
 

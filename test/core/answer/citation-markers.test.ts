@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { createCitationMarkerParser, type CitationPiece } from '../../../core/answer/citation-markers.js';
 
 function run(sourceCount: number, chunks: readonly string[]): { text: string; citations: number[]; pieces: CitationPiece[] } {

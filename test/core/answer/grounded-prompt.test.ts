@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { buildGroundedMessages, CHARS_PER_TOKEN, PROMPT_OVERHEAD_TOKENS } from '../../../core/answer/grounded-prompt.js';
 import type { InferenceRequest } from '../../../core/ports/inference.port.js';
 

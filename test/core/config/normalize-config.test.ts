@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { normalizeConfig, CONTEXT_BOUNDS, CONTEXT_DEFAULTS, DEFAULT_REFUSAL_MESSAGE, type KitConfig } from '../../../core/config/index.js';
 import { KitError } from '../../../core/errors/index.js';
 import { formatKey } from '../../../core/keys/key-format.js';
@@ -56,6 +56,13 @@ describe('normalizeConfig', () => {
     expect('ref ACME-123456 and INV-0042'.replace(custom.patterns[0]!, 'x').replace(custom.patterns[1]!, 'y')).to.equal('ref x and y');
   });
 
+  it('keeps redact.allow entries trimmed, and none when absent or empty', () => {
+    const r = (redact: unknown) => normalizeConfig({ apiKey: PUB, redact }).config.redact;
+    expect(r({ pii: true, allow: [' support@shop.example.com ', '@shop.example.com'] }).allow).to.deep.equal(['support@shop.example.com', '@shop.example.com']);
+    expect(r({ pii: true, allow: [] }).allow).to.equal(undefined);
+    expect(r({ pii: true }).allow).to.equal(undefined);
+  });
+
   it('normalises the endpoint to an origin and path without trailing slash', () => {
     expect(normalizeConfig({ apiKey: PUB, endpoint: 'https://example.com/kit/v1/' }).config.endpoint).to.equal('https://example.com/kit/v1');
     expect(normalizeConfig({ apiKey: PUB, endpoint: 'http://localhost:8787/v1?x=1#y' }).config.endpoint).to.equal('http://localhost:8787/v1');
@@ -106,6 +113,10 @@ describe('normalizeConfig', () => {
     ['a pattern that is not a string', { redact: { patterns: [42] } }, 'redact.patterns[0]', /string or a RegExp/],
     ['an overlong pattern', { redact: { patterns: ['a'.repeat(2000)] } }, 'redact.patterns[0]', /longer than/],
     ['a non-string replacement', { redact: { replacement: 5 } }, 'redact.replacement', /string/],
+    ['redact.allow not an array', { redact: { pii: true, allow: 'support@shop.example.com' } }, 'redact.allow', /array/],
+    ['too many redact.allow entries', { redact: { pii: true, allow: Array.from({ length: 101 }, (_, i) => `a${i}@x.example`) } }, 'redact.allow', /at most 100/],
+    ['an empty redact.allow entry', { redact: { pii: true, allow: ['ok@x.example', '  '] } }, 'redact.allow[1]', /value or "@domain"/],
+    ['a bare @ in redact.allow', { redact: { pii: true, allow: ['@'] } }, 'redact.allow[0]', /value or "@domain"/],
     ['groundingMinMatches zero', { groundingMinMatches: 0 }, 'groundingMinMatches', /whole number/],
     ['groundingMinMatches fractional', { groundingMinMatches: 1.5 }, 'groundingMinMatches', /whole number/],
     ['grounding not boolean', { grounding: 'off' }, 'grounding', /true or false/],

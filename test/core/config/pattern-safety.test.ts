@@ -1,6 +1,11 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { vetPattern, MAX_UNBOUNDED } from '../../../core/config/pattern-safety.js';
+import { expectEachTerminates } from '../../support/terminates.js';
+
+const MODULE = new URL('../../../core/config/pattern-safety.ts', import.meta.url).href;
+// Escapes and groups whose closing bracket is missing: legal outside unicode mode (`\u{` is a literal "u{").
+const UNCLOSED = ['a\\u{', 'ab\\k<', 'ID\\u{', '\\u{', 'x\\p{', 'xy\\P{L', 'abc\\k<n', '(a)\\u{1', 'a+\\u{+'];
 
 const SAFE = [
   'ACME-\\d{6}', '\\bINV-[0-9]{4,8}\\b', '[a-z]+@[a-z]+\\.com', '(foo|bar)-\\d+', '(?:ab)+', '(a+)?', '(?:x|y){1}',
@@ -26,6 +31,19 @@ describe('vetPattern', () => {
   it(`allows exactly ${MAX_UNBOUNDED} unbounded quantifiers`, () => {
     expect(vetPattern('a+'.repeat(MAX_UNBOUNDED)).safe).to.equal(true);
     expect(vetPattern('a+'.repeat(MAX_UNBOUNDED + 1)).safe).to.equal(false);
+  });
+
+  it('returns for patterns whose escape or group never closes, and reads them as literals (issue #10)', async function () {
+    this.timeout(30_000);
+    await expectEachTerminates(MODULE, 'vetPattern', UNCLOSED);
+    for (const p of UNCLOSED) expect(vetPattern(p), p).to.deep.equal({ safe: true });
+    expect(vetPattern('(a+)+\\u{').safe).to.equal(false);
+  });
+
+  it('returns for every generated pattern, escapes and brackets included (each scan step advances)', async function () {
+    this.timeout(60_000);
+    const inputs = fc.sample(fc.stringMatching(/^(?:[a-z()|*+?{}<>\d,[\]^$.]|\\[pPuk]?[{<]?){0,12}$/), 4_000);
+    await expectEachTerminates(MODULE, 'vetPattern', inputs);
   });
 
   it('never throws, and what it accepts compiles', () => {

@@ -107,6 +107,62 @@ describe('crawlSite', () => {
     }
   });
 
+  describe("context 'site' without a sitemap", () => {
+    const LINKS = ['/p1', 'https://other.example/x', '/p0', '/brochure.pdf', '#top', 'mailto:a@shop.example', '/p1#again', '/docs/start'];
+
+    it('reads the sitemaps robots.txt names, same-origin only, and says so', async () => {
+      const fetcher = new FakePageFetcher({
+        ...site(3),
+        [`${O}/robots.txt`]: { contentType: 'text/plain', body: `User-agent: *\nDisallow: /cart\nSitemap: https://other.example/sitemap.xml\nSitemap: ${O}/sitemap.xml\nSitemap: /maps/pages.xml\n` },
+        [`${O}/maps/pages.xml`]: xml(urlset(['/p2', '/p0'])),
+      });
+      const result = await crawl(fetcher, context(), { pageLinks: LINKS });
+      expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p2`, `${O}/p0`]);
+      expect(result.sources).to.deep.equal(['robots.txt']);
+      expect(fetcher.requestedOrigins()).to.deep.equal([O]);
+      const order = fetcher.requests.map((r) => r.url).slice(0, 3);
+      expect(order).to.deep.equal([`${O}/sitemap.xml`, `${O}/robots.txt`, `${O}/maps/pages.xml`]); // /sitemap.xml once
+      expect(fetcher.requests.find((r) => r.url.endsWith('/robots.txt'))!.accept).to.equal('text');
+      expect(result.skipped).to.deep.include({ url: 'https://other.example/sitemap.xml', reason: 'cross_origin' });
+    });
+
+    it("falls back to the live page's same-origin links when neither sitemap nor robots.txt lists a page", async () => {
+      const fetcher = new FakePageFetcher({ ...site(3), [`${O}/robots.txt`]: { contentType: 'text/plain', body: 'User-agent: *\nDisallow:\n' } });
+      const result = await crawl(fetcher, context(), { pageLinks: LINKS, livePage: { url: PAGE, title: 'Start', text: 'Live.' } });
+      // Document order, de-duplicated, the live page itself, other origins, files and non-http links left out.
+      expect(result.pages.map((p) => p.url)).to.deep.equal([PAGE, `${O}/p1`, `${O}/p0`]);
+      expect(result.sources).to.deep.equal(['links']);
+      expect(fetcher.requestedOrigins()).to.deep.equal([O]);
+      expect(fetcher.requests.some((r) => r.url.endsWith('.pdf'))).to.equal(false);
+      // Links are not the site's mistakes: only the missing sitemap is reported.
+      expect(result.skipped).to.deep.equal([{ url: `${O}/sitemap.xml`, reason: 'http_error', status: 404 }]);
+    });
+
+    it('keeps to the sitemap when there is one, even with few pages, and never asks robots.txt', async () => {
+      const fetcher = new FakePageFetcher({ ...site(3), [`${O}/sitemap.xml`]: xml(urlset(['/p2'])) });
+      const result = await crawl(fetcher, context(), { pageLinks: LINKS });
+      expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p2`]);
+      expect(result.sources).to.deep.equal(['sitemap']);
+      expect(fetcher.requests.map((r) => r.url)).to.deep.equal([`${O}/sitemap.xml`, `${O}/p2`]);
+    });
+
+    it('uses neither robots.txt nor links for an explicit url list', async () => {
+      const fetcher = new FakePageFetcher({ ...site(3) });
+      const result = await crawl(fetcher, context({ scope: 'urls', sitemap: null, urls: ['/p0'] }), { pageLinks: LINKS });
+      expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`]);
+      expect(result.sources).to.deep.equal(['urls']);
+      expect(fetcher.requests.map((r) => r.url)).to.deep.equal([`${O}/p0`]);
+    });
+
+    it('reads at most maxPageLinks links and maxRobotsBytes of robots.txt', async () => {
+      const many = Array.from({ length: 50 }, (_, i) => `/p${i}`);
+      const fetcher = new FakePageFetcher({ ...site(50), [`${O}/robots.txt`]: { contentType: 'text/plain', body: '#'.repeat(100) + '\nSitemap: /late.xml\n' }, [`${O}/late.xml`]: xml(urlset(['/p9'])) });
+      const result = await crawl(fetcher, context({ maxPages: 100 }), { pageLinks: many, limits: { maxPageLinks: 5, maxRobotsBytes: 64 } });
+      expect(result.sources).to.deep.equal(['links']);
+      expect(result.pages.map((p) => p.url)).to.deep.equal(many.slice(0, 5).map((p) => O + p));
+    });
+  });
+
   it('uses the complete entries of a sitemap cut mid-way and says so', async () => {
     const fetcher = new FakePageFetcher({ ...site(3), [`${O}/sitemap.xml`]: xml(urlset([`${O}/p0`, `${O}/p1`]).replace('</urlset>', `<url><loc>${O}/p`)) });
     const result = await crawl(fetcher, context());

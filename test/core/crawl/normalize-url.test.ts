@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { dedupeSameOrigin, normalizeUrl, originOf, SameOriginUrlSet } from '../../../core/crawl/normalize-url.js';
 
 const BASE = 'https://shop.example/docs/start?x=1';

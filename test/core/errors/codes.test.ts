@@ -7,6 +7,8 @@ const CONTRACT: Record<string, number | null> = {
   forbidden: 403, origin_not_allowed: 403, ip_not_allowed: 403, not_found: 404, method_not_allowed: 405, conflict: 409,
   payload_too_large: 413, unsupported_media_type: 415, rate_limited: 429, quota_exceeded: 429, billing_unavailable: 503,
   upstream_unavailable: 502, internal_error: 500,
+  // Added by Kit (docs/api.md, "Where Kit differs from the contract"): the database is unreachable or restarting.
+  service_unavailable: 503,
   // Added by issue 13 (docs/api.md, "Where Kit goes beyond"): versioned settings need If-Match's two statuses.
   precondition_failed: 412, precondition_required: 428,
   invalid_config: null, context_unavailable: null, webgpu_unavailable: null, model_load_failed: null, network_error: null,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { cleanText } from '../../../core/extraction/clean-text.js';
 
 describe('cleanText', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { checkGrounding, refusalMessage } from '../../../core/grounding/gate.js';
 import { buildCorpus, type Corpus } from '../../../core/text/corpus.js';
 import { loadAllLanguages } from '../../../core/text/load-language.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { selectMode, deviceTier, isSoftwareAdapter, type DeviceProfile, type GpuAdapterProfile, type PlanModes } from '../../../core/mode/index.js';
 import type { ModeOption, ModelOption } from '../../../core/config/index.js';
 

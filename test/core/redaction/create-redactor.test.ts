@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import type { RedactConfig } from '../../../core/config/types.js';
 import { createRedactor, loadRedactor, type Redactor } from '../../../core/redaction/index.js';
 import { NEGATIVES, POSITIVES } from './fixtures.js';
@@ -70,12 +70,21 @@ describe('createRedactor', () => {
   });
 
   it('merges overlapping detections into one region, a secret winning over PII', () => {
-    // The email detector sees "S3cretPass99@db.example.com"; the URL-password rule sees the password: one region.
+    // The email detector sees "S3cretPass99@db.example.com"; the URL-credentials rule sees "root:S3cretPass99": one region.
     const text = 'see mysql://root:S3cretPass99@db.example.com/app';
     const r = full.redact(text);
     expect(r.spans).to.have.length(1);
     expect(r.spans[0]!.kind).to.equal('secret');
     expect(r.text).to.not.include('S3cretPass99');
+  });
+
+  it('masks a phone number that follows another number after a column gap (fast-check seed 183938613)', () => {
+    // The IBAN's last group "606", two spaces and the phone once formed one rejected digit run that hid the phone.
+    const text = ' FR14 2004 1010 0505 0001 3M02 606  0049 30 901820  kit_sec_18FMTahov29GNUbipw3AHOVcjqx4BIPW1nYVZU ';
+    const r = full.redact(text);
+    expect(r.spans.map((s) => [text.slice(s.start, s.end), s.kind])).to.deep.equal([
+      ['FR14 2004 1010 0505 0001 3M02 606', 'iban'], ['0049 30 901820', 'phone'], ['kit_sec_18FMTahov29GNUbipw3AHOVcjqx4BIPW1nYVZU', 'secret'],
+    ]);
   });
 
   it('throws a TypeError when custom patterns come without a matcher', () => {

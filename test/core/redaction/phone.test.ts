@@ -30,4 +30,12 @@ describe('createPhoneFinder', () => {
     expect(phones(find, 'Tel 000-000-0000 and ref 00 000')).to.deep.equal(['000-000-0000']);
     expect(phones(findPhones, 'Tel 000-000-0000')).to.deep.equal([]);
   });
+
+  it('reads each side of a column gap as its own candidate', () => {
+    // Runs of spaces separate numbers (table columns); the scan must not swallow a phone into a rejected run.
+    expect(phones(findPhones, 'ref 606  0049 30 901820')).to.deep.equal(['0049 30 901820']);
+    expect(phones(findPhones, 'Tel 030 901820  2 lines')).to.deep.equal(['030 901820']);
+    expect(phones(findPhones, 'Tel 030 901820    030 901821')).to.deep.equal(['030 901820', '030 901821']);
+    expect(phones(findPhones, '2014  2015  2016  2017')).to.deep.equal([]);
+  });
 });

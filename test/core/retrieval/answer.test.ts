@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { answerQuestion } from '../../../core/retrieval/answer.js';
 import { createRetriever } from '../../../core/retrieval/retriever.js';
 import { buildCorpus } from '../../../core/text/corpus.js';

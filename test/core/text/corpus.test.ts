@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { buildCorpus } from '../../../core/text/corpus.js';
 import { clearTextCaches } from '../../../core/text/index.js';
 import { loadAllLanguages, loadLanguage } from '../../../core/text/load-language.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { splitSentences } from '../../../core/text/sentences.js';
 
 const CASES: [label: string, input: string, expected: string[]][] = [

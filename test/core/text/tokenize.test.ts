@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { tokenize, forEachWord } from '../../../core/text/tokenize.js';
 
 const CASES: [label: string, input: string, expected: string[]][] = [

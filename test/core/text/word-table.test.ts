@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { WordTable } from '../../../core/text/word-table.js';
 
 describe('WordTable', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { emptyTally, metricsOf, redactionSuite, scoreCase } from '../../../scripts/eval/redaction.js';
+import { emptyTally, metricsOf, redactionSuite, RuleTally, scoreCase } from '../../../scripts/eval/redaction.js';
 
 describe('redactionSuite scoring', () => {
   const text = 'mail a@b.co or call +44 20 7946 0958 now';
@@ -45,5 +45,24 @@ describe('redactionSuite scoring', () => {
   it('refuses a case whose span falls outside the text', () => {
     expect(() => redactionSuite.parseCase({ text: 'abc', spans: [{ start: 1, end: 9, kind: 'email' }] })).to.throw(/start\/end/);
     expect(() => redactionSuite.parseCase({ text: 'abc', spans: [{ start: 0, end: 1, kind: 'name' }] })).to.throw(/kind/);
+  });
+
+  it('scores gitleaks rule cases: recall per claim and origin, fp rate over texts, unlocated and also-tp left out', () => {
+    const tp = (rule: string, claimed: boolean, origin: string, extra = {}) => redactionSuite.parseCase({ text: 'key = abcdef123456', spans: [{ start: 6, end: 18, kind: 'secret' }], rule, role: 'tp', claimed, origin, ...extra });
+    const fp = (rule: string, extra = {}) => redactionSuite.parseCase({ text: 'nothing secret', spans: [], rule, role: 'fp', claimed: false, ...extra });
+    const t = new RuleTally();
+    const hit = [{ start: 6, end: 18, kind: 'secret' as const }];
+    t.add(tp('a', true, 'literal'), hit);
+    t.add(tp('a', true, 'generated'), []);
+    t.add(tp('b', false, 'generated'), hit);
+    t.add(tp('b', false, 'generated', { unlocated: true, spans: [] }), []);
+    t.add(fp('a'), hit);
+    t.add(fp('b'), []);
+    t.add(fp('b', { also_tp: true }), hit);
+    t.add(fp('b', { other_rules: ['c'] }), hit);
+    const m = t.metrics(() => {});
+    expect(m).to.include({ recall: 0.6667, recall_claimed: 0.5, recall_unclaimed: 1, recall_literal: 1, recall_generated: 0.5, rules: 2, rules_fully_found: 1, tp_unlocated: 1 });
+    expect(m).to.include({ fp_texts: 3, fp_rate: 0.6667, fp_rate_no_other_rule: 0.5, fp_texts_also_tp: 1 });
+    expect(() => redactionSuite.parseCase({ text: 'x', spans: [{ start: 0, end: 1, kind: 'secret' }], rule: 'a', role: 'fp' })).to.throw(/no spans/);
   });
 });

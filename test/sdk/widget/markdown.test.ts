@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, newTestPage } from '../../support/chromium.js';
 import { pageBundle } from './harness.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { safeHttpUrl } from '../../../sdk/widget/safe-url.js';
 
 const BASE = 'https://shop.example/docs/page';

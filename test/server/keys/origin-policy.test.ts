@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { normalizeOriginPattern, originAllowed } from '../../../server/keys/origin-policy.js';
 
 const EXT = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';

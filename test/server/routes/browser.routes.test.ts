@@ -65,11 +65,23 @@ describe('browserRoutes', () => {
       expect(again.bot_challenge.challenge.challenge).to.not.equal(body.bot_challenge.challenge.challenge);
     });
 
-    it('refuses GET /config from an origin the key does not allow, without CORS headers', async () => {
+    it('refuses GET /config from an origin the key does not allow, readable by that page so the SDK can say why', async () => {
       const res = await config(keys.publishable, 'https://evil.example.net');
       expect(res.status).to.equal(403);
       expect((await res.json()).error.code).to.equal('origin_not_allowed');
-      expect(res.headers.get('access-control-allow-origin')).to.equal(null);
+      // The error is readable cross-origin (it holds no data); a success never is for an origin the key refuses.
+      expect(res.headers.get('access-control-allow-origin')).to.equal('https://evil.example.net');
+      expect(res.headers.get('access-control-expose-headers')).to.include('Request-Id');
+    });
+
+    it('makes every error answer of the browser routes readable by the calling page (invalid key, no session)', async () => {
+      const badKey = await config('kit_pub_' + 'x'.repeat(38), 'https://other.example');
+      expect(badKey.status).to.equal(401);
+      expect((await badKey.json()).error.code).to.equal('invalid_api_key');
+      expect(badKey.headers.get('access-control-allow-origin')).to.equal('https://other.example');
+      const chat = await fetch(`${server.url}/v1/chat`, { method: 'POST', headers: { authorization: `Bearer ${keys.publishable}`, origin: SHOP, 'content-type': 'application/json' }, body: '{}' });
+      expect(chat.status).to.be.within(400, 499);
+      expect(chat.headers.get('access-control-allow-origin')).to.equal(SHOP);
     });
 
     it('answers a CORS preflight of the browser routes for any origin (the key decides on the real request)', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import type { Knex } from 'knex';
 import { BASE62, parseKey } from '../../../core/keys/key-format.js';
 import type { Platform } from '../../../server/platform.js';

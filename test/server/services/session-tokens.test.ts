@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../../support/fast-check.js';
 import { createSessionTokens } from '../../../server/services/session-tokens.js';
 
 describe('createSessionTokens', () => {

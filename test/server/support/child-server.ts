@@ -5,16 +5,18 @@ export interface ChildServer {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
   readonly child: ChildProcess;
-  /** Everything written to stdout so far (JSON log lines and the start banner). */
+  /** Everything written to stdout so far (JSON log lines, one object per line). */
   stdout(): string;
+  /** Everything written to stderr so far (the start banner). */
+  stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /**
  * Starts the real server (`node --import tsx server/main.ts`) on a free loopback port with `env` on top of this
- * process's environment, and resolves once it has printed its start banner (or its listening line when the demo
- * is off).
+ * process's environment, and resolves once it has printed its listening line (and its start banner on stderr,
+ * unless the demo is off).
  */
 export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -30,18 +32,21 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
   const url = await new Promise<string>((resolve, reject) => {
     const check = (): void => {
       const m = /listening on (http:\/\/[^/"]+)\/v1/.exec(out);
-      if (m && (!banner || out.includes('Kit is running at'))) {
+      if (m && (!banner || err.includes('Kit is running at'))) {
         child.stdout!.off('data', check);
+        child.stderr!.off('data', check);
         resolve(m[1]!.replace('localhost', '127.0.0.1'));
       }
     };
     child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${out}\n${err}`)));
   });
   return {
     url,
     child,
     stdout: () => out,
+    stderr: () => err,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+
+/** Command lines of the descendants of `pid` (Linux /proc). */
+function descendants(pid: number): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== pid) continue;
+      out.push(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' '));
+      out.push(...descendants(Number(entry)));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+describe('npm start', function () {
+  this.timeout(300_000); // builds dist/server (and dist/sdk) first when they are missing or stale
+
+  it('runs the built server (node dist/server/main.js, no tsx) on the embedded database, with every stdout log line JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kit-npm-start-'));
+    const npm = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', KIT_DATA_DIR: dir, KIT_DEMO: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    let err = '';
+    npm.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    npm.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        npm.stdout.on('data', () => {
+          const m = /listening on (http:\/\/[^/"]+)\/v1/.exec(out);
+          if (m) resolve(m[1]!.replace('localhost', '127.0.0.1'));
+        });
+        npm.once('exit', (code) => reject(new Error(`npm start exited ${code}\n${out}\n${err}`)));
+      });
+      expect((await fetch(`${url}/healthz`)).status).to.equal(200);
+      expect((await fetch(`${url}/readyz`)).status).to.equal(200);
+      const commands = descendants(npm.pid!);
+      expect(commands.some((c) => /node .*dist\/server\/main\.js/.test(c)), commands.join('\n')).to.equal(true);
+      expect(commands.join('\n')).to.not.include('tsx');
+      for (const line of out.split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).to.not.throw();
+    } finally {
+      process.kill(-npm.pid!, 'SIGTERM');
+      await new Promise((r) => npm.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,134 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Temporary directories that record which test process owns them, so a later run can tell the leftovers of a killed
+ * run (owner gone) from the directories of a run still going in another worktree (owner alive), and clean only the
+ * former. Several worktrees run suites at once on one machine; a sweep must never break a live run.
+ */
+
+const OWNER_FILE = 'kit-owner.json';
+/** A directory with no owner file is only a leftover when it is at least this old (older suites wrote none). */
+const UNOWNED_GRACE_MS = 6 * 60 * 60 * 1000;
+
+interface Owner {
+  readonly pid: number;
+  /** The owner's start time in clock ticks since boot (/proc/<pid>/stat field 22): tells a reused pid apart. */
+  readonly started: string | null;
+}
+
+function processStarted(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name (which may itself contain spaces or parentheses).
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** True while the process that wrote `owner` runs (signal 0 probes without signalling; EPERM means it exists). */
+export function ownerAlive(owner: Owner): boolean {
+  try {
+    process.kill(owner.pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (owner.started === null) return true;
+  const now = processStarted(owner.pid);
+  return now === null || now === owner.started;
+}
+
+/** Creates `<tmp>/<prefix>XXXXXX` owned by this process. */
+export function createOwnedTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const owner: Owner = { pid: process.pid, started: processStarted(process.pid) };
+  writeFileSync(join(dir, OWNER_FILE), JSON.stringify(owner));
+  return dir;
+}
+
+/** Whether `dir` was left by a run that is gone: its owner died, or (no owner file) it is older than a grace period. */
+export function isLeftover(dir: string, now = Date.now()): boolean {
+  let raw: string;
+  try {
+    raw = readFileSync(join(dir, OWNER_FILE), 'utf8');
+  } catch {
+    try {
+      return now - statSync(dir).mtimeMs > UNOWNED_GRACE_MS;
+    } catch {
+      return false; // vanished meanwhile
+    }
+  }
+  try {
+    const owner = JSON.parse(raw) as Owner;
+    return typeof owner.pid === 'number' && !ownerAlive(owner);
+  } catch {
+    return false; // being written right now
+  }
+}
+
+/**
+ * Removes every `<tmp>/<prefix>*` directory left by a run that is gone, calling `release(dir)` first (to stop a
+ * server still running from it); returns the directories removed. Directories of live runs are not touched.
+ */
+export function sweepLeftovers(prefix: string, release: (dir: string) => void = () => {}): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const dir = join(tmpdir(), name);
+    if (!isLeftover(dir)) continue;
+    try {
+      release(dir);
+    } catch {
+      // best effort: the files go either way
+    }
+    rmSync(dir, { recursive: true, force: true });
+    removed.push(dir);
+  }
+  return removed;
+}
+
+const cleanups = new Set<() => void>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let installed = false;
+
+function runCleanups(): void {
+  for (const fn of [...cleanups]) {
+    cleanups.delete(fn);
+    try {
+      fn();
+    } catch {
+      // keep cleaning the rest
+    }
+  }
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  runCleanups();
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  process.removeListener('exit', runCleanups);
+  installed = false;
+  // With no other listener, end the way the signal would have ended the process (mocha's parent reads it).
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+/**
+ * Runs `cleanup` (synchronous) when the process exits, or on SIGINT/SIGTERM/SIGHUP — where Node would otherwise die
+ * without running exit handlers. Returns a function that unregisters it (call it after cleaning up normally).
+ */
+export function onTermination(cleanup: () => void): () => void {
+  if (!installed) {
+    installed = true;
+    process.once('exit', runCleanups);
+    for (const s of SIGNALS) process.on(s, onSignal);
+  }
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
