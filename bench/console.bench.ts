@@ -31,7 +31,7 @@ const chunks = readdirSync(join(assets, 'chunks')).filter((f) => f.endsWith('.js
 
 const data = mkdtempSync(join(tmpdir(), 'kit-console-bench-'));
 const server = await startChildServer({ KIT_DATA_DIR: data }); // info level: it waits for the "listening on" log line
-const password = /demo@example\.com \/ (\S+)/.exec(server.stdout())?.[1];
+const password = /demo@example\.com \/ (\S+)/.exec(server.stderr())?.[1];
 if (!password) throw new Error('no demo password in the start banner');
 const browser: Browser = await launchChromium();
 
