@@ -99,6 +99,7 @@ export function sessionRoutes(service: ConsoleAccountService, sessions: BrowserS
       description: `\`401 unauthenticated\` when the cookie is absent or its session ended. ${COOKIE_NOTE}`,
       tags: ['Accounts'],
       auth: { kind: 'none' },
+      cookieSession: true,
       responses: { 200: { description: 'The session.', schema: ConsoleSessionView } },
       errors: ['unauthenticated'],
       async handler({ ctx }) {
@@ -118,6 +119,7 @@ export function sessionRoutes(service: ConsoleAccountService, sessions: BrowserS
       summary: 'Switch the organization of the signed-in browser',
       tags: ['Accounts'],
       auth: { kind: 'none' },
+      cookieSession: true,
       body: z.strictObject({ organization_id: prefixedId('org') }),
       responses: { 200: { description: 'The session, now in that organization.', schema: ConsoleSessionView } },
       errors: ['unauthenticated', 'forbidden', 'not_found'],
@@ -134,6 +136,7 @@ export function sessionRoutes(service: ConsoleAccountService, sessions: BrowserS
       description: 'Ends the session on the server (the cookie stops working everywhere it was copied) and clears the cookie.',
       tags: ['Accounts'],
       auth: { kind: 'none' },
+      cookieSession: true,
       responses: { 204: { description: 'Signed out.' } },
       errors: ['unauthenticated', 'forbidden'],
       async handler({ ctx }) {

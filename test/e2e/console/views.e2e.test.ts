@@ -45,6 +45,19 @@ async function tabTo(page: Page, name: RegExp, max = 60): Promise<void> {
   throw new Error(`no focusable element matching ${name} within ${max} Tab presses`);
 }
 
+/** Tabs until the focused control is the one labelled `label` (its <label>'s text). */
+async function tabToField(page: Page, label: string, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const current = await page.evaluate(() => {
+      const el = document.activeElement as HTMLInputElement | null;
+      return el?.labels?.[0]?.textContent?.trim() ?? '';
+    });
+    if (current === label) return;
+  }
+  throw new Error(`no field labelled ${label} within ${max} Tab presses`);
+}
+
 for (const target of consoleTargets()) {
   describe(`console views: keyboard, axe, 375 px, light and dark, live preview (Chromium, real server on ${target})`, function () {
     this.timeout(240_000);
@@ -99,6 +112,58 @@ for (const target of consoleTargets()) {
       expect(await page.getByLabel('Snippet code').textContent()).to.include(`import { init } from '${stack.url}/sdk/kit.mjs'`);
       await page.keyboard.press('ArrowRight');
       expect(await page.getByLabel('Snippet code').textContent()).to.include('export function KitAssistant()');
+      await context.close();
+    });
+
+    it('invites and revokes a member, saves assistant settings and picks the dark theme by keyboard alone', async () => {
+      const { page, context, problems } = await consolePage(browser);
+      await keyboardSignIn(page, stack.url, 'demo@example.com', password);
+      await tabTo(page, /^Members$/);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      const invitee = `keyboard-${Date.now()}@example.test`;
+      await tabToField(page, 'Email');
+      await page.keyboard.type(invitee);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => (document.activeElement as HTMLSelectElement).labels?.[0]?.textContent?.trim())).to.equal('Role');
+      await page.keyboard.press('ArrowDown'); // a select changes with the arrow keys
+      const role = await page.evaluate(() => (document.activeElement as HTMLSelectElement).value);
+      await tabTo(page, /^Send invitation$/);
+      await page.keyboard.press('Enter');
+      await page.getByText(`An invitation email is on its way to ${invitee}.`).waitFor();
+      await page.getByRole('row', { name: new RegExp(`${invitee.replace(/[.]/g, '\\.')}\\s+${role}`) }).waitFor();
+      await tabTo(page, new RegExp(`^Revoke the invitation of ${invitee.replace(/[.]/g, '\\.')}$`), 120);
+      await page.keyboard.press('Enter');
+      const revoke = page.getByRole('dialog', { name: `Revoke the invitation of ${invitee}?` });
+      await revoke.waitFor();
+      expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).to.equal(true);
+      await tabTo(page, /^Revoke invitation$/, 10);
+      await page.keyboard.press('Enter');
+      await page.getByRole('cell', { name: invitee, exact: true }).waitFor({ state: 'detached' });
+
+      await tabTo(page, /^Install & customize$/, 120);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Install & customize', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Save settings' }).waitFor();
+      await tabToField(page, 'Refusal message', 120);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('Typed by keyboard: gear questions only.');
+      await tabTo(page, /^Save settings$/, 40);
+      await page.keyboard.press('Enter');
+      await page.getByText('Saved. Visitors get these settings').waitFor();
+      expect(await page.evaluate(async () => ((await (await fetch('/v1/assistant')).json()) as { refusal_message: string }).refusal_message)).to.equal('Typed by keyboard: gear questions only.');
+
+      // The colour scheme, chosen in the top bar: Shift+Tab back up to it from the saved form.
+      for (let i = 0; i < 150; i++) {
+        await page.keyboard.press('Shift+Tab');
+        if (await page.evaluate(() => document.activeElement?.id === 'theme')) break;
+      }
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('theme');
+      await page.keyboard.press('ArrowDown'); // System theme → Light
+      await page.keyboard.press('ArrowDown'); // → Dark
+      await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(18, 20, 23)');
+      expect(problems.csp).to.deep.equal([]);
+      expect(problems.errors).to.deep.equal([]);
       await context.close();
     });
 
