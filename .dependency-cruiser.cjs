@@ -35,6 +35,13 @@ module.exports = {
       to: { path: '^(sdk|server|extension)/' },
     },
     {
+      name: 'console-only-through-the-api',
+      comment: 'The console is a client of the public /v1 API like any other (STYLE.md): no server, adapter or core code.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^(server|adapters|core|sdk|extension)/' },
+    },
+    {
       name: 'no-unresolvable',
       comment: 'An import that does not resolve is a bug (or a missing dependency).',
       severity: 'error',

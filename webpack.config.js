@@ -93,5 +93,7 @@ export default async (_env, argv) => {
   // The browser extension owns its build (extension/webpack.extension.js), sharing the TypeScript rules above.
   const extension = resolve(root, 'extension/webpack.extension.js');
   if (existsSync(extension)) configs.push(...[].concat((await import(extension)).default({ mode, root, typescript, resolveTs })));
+  // The console (issue 14) owns its build too (console/webpack.console.js).
+  configs.push((await import(resolve(root, 'console/webpack.console.js'))).default({ mode, root, resolveTs }));
   return configs;
 };

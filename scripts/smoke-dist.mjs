@@ -3,7 +3,7 @@
  * Smoke test of what ships: starts the BUILT server (`node dist/server/main.js`, after `npm run build`) on a fresh
  * embedded database in a temporary directory, on a loopback port, and walks what a new user does first — the demo
  * site and SDK bundle, the printed demo key through the bot challenge to a streamed, cited answer, a developer's
- * signup, key creation and usage — then stops it with SIGTERM and expects exit code 0.
+ * signup, key creation and usage, the console and the demo owner's sign-in — then stops it with SIGTERM and expects exit code 0.
  *
  *   npm run build && npm run smoke          (.ci/run does this)
  *
@@ -74,6 +74,19 @@ try {
   step = 'openapi';
   const doc = await (await fetch(`${api}/openapi.json`)).json();
   expect(doc.openapi === '3.1.0' && Object.keys(doc.paths).length >= 15, 'the OpenAPI document is incomplete');
+
+  step = 'console (issue 14)';
+  // The banner names the console and the demo owner's sign-in; the built console is served under its CSP and the
+  // printed password signs in with a browser session (HttpOnly cookie).
+  expect(/console {4}http:\/\/\S+:\d+\/console\//.test(err), 'the banner does not print the console URL');
+  const owner = /owner {6}(demo@example\.com) \/ (\S+)/.exec(err);
+  expect(owner !== null, 'the banner does not print the demo owner\'s sign-in');
+  const consolePage = await fetch(`${base}/console/`);
+  const csp = consolePage.headers.get('content-security-policy') ?? '';
+  expect(consolePage.status === 200 && (await consolePage.text()).includes('/console/assets/console.js'), '/console/ is not served from dist/console');
+  expect(csp.includes("script-src 'self'") && !csp.includes('unsafe-inline'), `/console/ CSP: ${csp}`);
+  const signIn = await fetch(`${api}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email: owner[1], password: owner[2] }) });
+  expect(signIn.status === 201 && /HttpOnly/i.test(signIn.headers.get('set-cookie') ?? ''), `demo owner sign-in: ${signIn.status}`);
 
   step = 'bot challenge and session (demo key)';
   const origin = base.replace('127.0.0.1', 'localhost');

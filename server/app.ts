@@ -40,6 +40,7 @@ export function createApp(container: Container): Koa {
   app.use(corsMiddleware(config.corsOrigins));
   app.use(healthChecks(resolve(container, 'Database')));
   app.use(resolve(container, 'DemoSite').middleware());
+  app.use(resolve(container, 'ConsoleSite').middleware());
   for (const middleware of mountRoutes(routes, resolve(container, 'Authenticator'))) app.use(middleware);
   return app;
 }

@@ -97,6 +97,25 @@ export interface ServerConfig {
   };
   /** The demo organisation seeded on a fresh database, and where the SDK bundle and demo site are served from. */
   readonly demo: { readonly seed: boolean; readonly sdkDir: string; readonly siteDir: string };
+  /** `KIT_DATA_DIR` resolved (the embedded database, and the development mail outbox under it). */
+  readonly dataDir: string;
+  /** The console (issue 14): its built files, browser sessions, email and password resets (docs/console.md). */
+  readonly console: {
+    /** Built console files (`KIT_CONSOLE_DIR`, default ./dist/console). */
+    readonly dir: string;
+    /** Public base URL for links in emails (`KIT_PUBLIC_URL`); null = the request's host when it is a loopback one. */
+    readonly publicUrl: string | null;
+    /** A browser session ends after this long without a request; default 86 400 s (1 day). */
+    readonly sessionIdleSeconds: number;
+    /** …and this long after sign-in whatever happens; default 604 800 s (7 days). */
+    readonly sessionMaxSeconds: number;
+    /** Lifetime of an emailed password-reset link; default 3 600 s. */
+    readonly passwordResetTtlSeconds: number;
+    /** Password-reset requests per client IP per hour; default 20 (each email address gets at most 5 an hour). */
+    readonly passwordResetsPerIpPerHour: number;
+  };
+  /** Outgoing email: SMTP (`KIT_SMTP_URL`) or, when unset, the development outbox under KIT_DATA_DIR/outbox. */
+  readonly mail: { readonly smtpUrl: string | null; readonly from: string };
 }
 
 /** The variables read by loadConfig, for docs and error messages. */
@@ -112,6 +131,8 @@ export const CONFIG_VARIABLES = Object.freeze([
   'KIT_KEEP_ALIVE_TIMEOUT_MS', 'KIT_MAX_CONNECTIONS_PER_IP', 'KIT_CONFIG_PER_MINUTE',
   'KIT_SETTINGS_CACHE_TTL_MS', 'KIT_QUESTION_LOG_FLUSH_MS', 'KIT_QUESTION_LOG_QUEUE_MAX', 'KIT_PURGE_INTERVAL_MINUTES',
   'KIT_FEEDBACK_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_IP_PER_MINUTE',
+  'KIT_CONSOLE_DIR', 'KIT_PUBLIC_URL', 'KIT_CONSOLE_SESSION_IDLE_SECONDS', 'KIT_CONSOLE_SESSION_MAX_SECONDS',
+  'KIT_PASSWORD_RESET_TTL_SECONDS', 'KIT_PASSWORD_RESETS_PER_IP_PER_HOUR', 'KIT_SMTP_URL', 'KIT_MAIL_FROM',
 ] as const);
 
 /** A configuration the server cannot start with; `problems` has one line per variable. */
@@ -246,6 +267,21 @@ const EnvSchema = z.object({
   KIT_FEEDBACK_PER_SESSION_PER_MINUTE: int(1, 1_000, 10),
   KIT_BEACONS_PER_SESSION_PER_MINUTE: int(1, 1_000, 20),
   KIT_BEACONS_PER_IP_PER_MINUTE: int(1, 10_000, 30),
+  KIT_CONSOLE_DIR: z.preprocess(blankToUndefined, z.string().default('./dist/console')),
+  KIT_PUBLIC_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol) && new URL(v).pathname === '/' && !new URL(v).search, 'must be an http(s) origin like https://kit.example.com')
+      .transform((v) => new URL(v).origin)
+      .optional(),
+  ),
+  KIT_CONSOLE_SESSION_IDLE_SECONDS: int(60, 30 * 86_400, 86_400),
+  KIT_CONSOLE_SESSION_MAX_SECONDS: int(300, 90 * 86_400, 7 * 86_400),
+  KIT_PASSWORD_RESET_TTL_SECONDS: int(300, 86_400, 3_600),
+  KIT_PASSWORD_RESETS_PER_IP_PER_HOUR: int(1, 100_000, 20),
+  KIT_SMTP_URL: url(['smtp:', 'smtps:'], 'smtp:// or smtps://'),
+  KIT_MAIL_FROM: z.preprocess(blankToUndefined, z.string().max(200, 'must be at most 200 characters').default('Kit <no-reply@localhost>')),
 });
 
 /**
@@ -274,6 +310,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const stripeSet = stripeVars.filter((v) => e[v] !== undefined);
   if (stripeSet.length > 0 && stripeSet.length < stripeVars.length) {
     problems.push(`${stripeVars.filter((v) => e[v] === undefined).join(', ')}: billing needs all of ${stripeVars.join(', ')} (or none)`);
+  }
+  if (e.NODE_ENV === 'production' && e.KIT_SMTP_URL && !e.KIT_PUBLIC_URL) {
+    problems.push('KIT_PUBLIC_URL: required with KIT_SMTP_URL when NODE_ENV=production (links in emails must not come from a request\'s Host header)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -334,5 +373,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       beaconsPerIpPerMinute: e.KIT_BEACONS_PER_IP_PER_MINUTE,
     },
     demo: { seed: e.KIT_DEMO, sdkDir: resolve(cwd, e.KIT_SDK_DIR), siteDir: resolve(cwd, e.KIT_DEMO_DIR) },
+    dataDir: resolve(cwd, e.KIT_DATA_DIR),
+    console: {
+      dir: resolve(cwd, e.KIT_CONSOLE_DIR),
+      publicUrl: e.KIT_PUBLIC_URL ?? null,
+      sessionIdleSeconds: e.KIT_CONSOLE_SESSION_IDLE_SECONDS,
+      sessionMaxSeconds: e.KIT_CONSOLE_SESSION_MAX_SECONDS,
+      passwordResetTtlSeconds: e.KIT_PASSWORD_RESET_TTL_SECONDS,
+      passwordResetsPerIpPerHour: e.KIT_PASSWORD_RESETS_PER_IP_PER_HOUR,
+    },
+    mail: { smtpUrl: e.KIT_SMTP_URL ?? null, from: e.KIT_MAIL_FROM },
   };
 }

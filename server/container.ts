@@ -3,6 +3,7 @@ import { Container, type ContainerModule } from 'inversify';
 import { accountsModule } from './modules/accounts.module.js';
 import { billingModule } from './modules/billing.module.js';
 import { chatModule } from './modules/chat.module.js';
+import { consoleModule } from './modules/console.module.js';
 import { demoModule } from './modules/demo.module.js';
 import { infrastructureModule, type InfrastructureDeps } from './modules/infrastructure.module.js';
 import { keysModule } from './modules/keys.module.js';
@@ -13,7 +14,7 @@ import { insightsModule } from './modules/insights.module.js';
  * The feature modules. Chat comes first because shutdown hooks run in binding order: in-flight streams drain
  * (and write their usage rows) before key last-use times are flushed and the database closes.
  */
-export const FEATURE_MODULES: readonly ContainerModule[] = Object.freeze([chatModule, accountsModule, keysModule, usageModule, billingModule, insightsModule, demoModule]);
+export const FEATURE_MODULES: readonly ContainerModule[] = Object.freeze([chatModule, accountsModule, keysModule, usageModule, billingModule, insightsModule, demoModule, consoleModule]);
 
 /**
  * The server's composition root: one singleton container with the infrastructure, every feature module and

@@ -39,6 +39,13 @@ import type { InsightsService } from './services/insights-service.js';
 import type { QuestionLogService } from './services/question-log-service.js';
 import type { RetentionJob } from './services/retention-job.js';
 import type { VisitorInsightsService } from './services/visitor-insights-service.js';
+import type { BrowserSessionStorePort } from '../core/ports/browser-session-store.port.js';
+import type { MailerPort } from '../core/ports/mailer.port.js';
+import type { PasswordResetStorePort } from '../core/ports/password-reset-store.port.js';
+import type { BrowserSessionService } from './services/browser-session-service.js';
+import type { ConsoleAccountService } from './services/console-account-service.js';
+import type { ConsoleSite } from './console/console-site.js';
+import type { PreviewGrants } from './services/preview-grants.js';
 
 /** Server-wide secrets kept in the database (generated on first start), shared by every replica. */
 export interface PlatformSecrets {
@@ -100,6 +107,14 @@ export interface Services {
   VisitorInsightsService: VisitorInsightsService;
   InsightsService: InsightsService;
   RetentionJob: RetentionJob;
+  /** The console (issue 14): browser sessions, password resets, email, the app's files. */
+  BrowserSessionStore: BrowserSessionStorePort;
+  BrowserSessions: BrowserSessionService;
+  PasswordResetStore: PasswordResetStorePort;
+  Mailer: MailerPort;
+  ConsoleAccounts: ConsoleAccountService;
+  ConsoleSite: ConsoleSite;
+  PreviewGrants: PreviewGrants;
   /** Multi-bound: each area binds one array of routes; createApp mounts them all. */
   Routes: readonly Route[];
   /** Multi-bound. */
@@ -149,6 +164,13 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = Object.freeze(
   VisitorInsightsService: Symbol.for('kit.VisitorInsightsService'),
   InsightsService: Symbol.for('kit.InsightsService'),
   RetentionJob: Symbol.for('kit.RetentionJob'),
+  BrowserSessionStore: Symbol.for('kit.BrowserSessionStore'),
+  BrowserSessions: Symbol.for('kit.BrowserSessions'),
+  PasswordResetStore: Symbol.for('kit.PasswordResetStore'),
+  Mailer: Symbol.for('kit.Mailer'),
+  ConsoleAccounts: Symbol.for('kit.ConsoleAccounts'),
+  ConsoleSite: Symbol.for('kit.ConsoleSite'),
+  PreviewGrants: Symbol.for('kit.PreviewGrants'),
   Routes: Symbol.for('kit.Routes'),
   ShutdownHooks: Symbol.for('kit.ShutdownHooks'),
 });

@@ -200,5 +200,21 @@ export function createPgAccountStore(knex: Knex): AccountStorePort {
       const row = await knex<InvitationRow>('invitations').where({ token_hash: tokenHash }).whereNull('accepted_at').where('expires_at', '>', now).first();
       return row ? toInvitation(row) : null;
     },
+
+    async findUserById(userId) {
+      const row = await knex<UserRow>('users').where({ id: userId }).first();
+      return row ? toUser(row) : null;
+    },
+
+    async listPendingInvitations(orgId, now) {
+      const rows = await knex<InvitationRow>('invitations').where({ org_id: orgId }).whereNull('accepted_at').where('expires_at', '>', now).orderBy('created_at', 'desc').limit(200);
+      return rows.map(toInvitation);
+    },
+
+    async revokeInvitation(orgId, invitationId) {
+      // `returning` rather than the affected-row count, which knex-pglite does not report for deletes.
+      const deleted = await knex('invitations').where({ org_id: orgId, id: invitationId }).whereNull('accepted_at').delete().returning('id');
+      return deleted.length > 0;
+    },
   };
 }

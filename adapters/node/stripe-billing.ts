@@ -76,6 +76,17 @@ export function createStripeBilling(options: StripeBillingOptions): BillingPort 
     }
   }
 
+  async function createPortalSession(request: { customerId: string; returnUrl: string }): Promise<{ url: string }> {
+    const { Stripe, stripe } = await client();
+    try {
+      const session = await stripe.billingPortal.sessions.create({ customer: request.customerId, return_url: request.returnUrl });
+      return { url: session.url };
+    } catch (err) {
+      const type = err instanceof Stripe.errors.StripeError ? err.type : 'unknown';
+      throw new KitError('billing_unavailable', 'Stripe could not open the customer portal.', { details: { stripe_error: type }, cause: err });
+    }
+  }
+
   async function parseWebhook(rawBody: string | Uint8Array, signatureHeader: string | undefined): Promise<BillingWebhookOutcome> {
     if (!signatureHeader) return { ok: false, code: 'invalid_request', reason: 'The Stripe-Signature header is missing.' };
     const { stripe } = await client();
@@ -130,7 +141,7 @@ export function createStripeBilling(options: StripeBillingOptions): BillingPort 
     }
   }
 
-  return { createCheckoutSession, parseWebhook, deleteCustomer };
+  return { createCheckoutSession, createPortalSession, parseWebhook, deleteCustomer };
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {

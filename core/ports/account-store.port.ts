@@ -85,4 +85,9 @@ export interface AccountStorePort {
   createInvitation(invitation: InvitationRecord): Promise<Result<void, 'already_member'>>;
   /** A pending (not accepted, not expired at `now`) invitation by token hash. */
   findInvitationByTokenHash(tokenHash: string, now: Date): Promise<InvitationRecord | null>;
+  findUserById(userId: string): Promise<UserRecord | null>;
+  /** Pending invitations of an organisation (not accepted, not expired at `now`), newest first. */
+  listPendingInvitations(orgId: string, now: Date): Promise<readonly InvitationRecord[]>;
+  /** Deletes a pending invitation of the organisation; false when there is none with that id. */
+  revokeInvitation(orgId: string, invitationId: string): Promise<boolean>;
 }

@@ -55,6 +55,8 @@ export type BillingWebhookOutcome = Ok<PlanChangedEvent | IgnoredBillingEvent> |
 export interface BillingPort {
   /** Creates the organisation's customer when it has none, then a subscription checkout session for `plan`. */
   createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession>;
+  /** A session of the provider's hosted customer portal (invoices, payment method, cancel), returning to `returnUrl`. */
+  createPortalSession(request: { readonly customerId: string; readonly returnUrl: string }): Promise<{ readonly url: string }>;
   /** Verifies the signature over the exact raw body and maps the event to a domain event. */
   parseWebhook(rawBody: string | Uint8Array, signatureHeader: string | undefined): Promise<BillingWebhookOutcome>;
   /**

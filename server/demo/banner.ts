@@ -26,6 +26,7 @@ export function startBanner(config: ServerConfig, baseUrl: string, seed: DemoSee
     `Kit is running at ${baseUrl}`,
     `  demo site  ${baseUrl}/demo/   (the SDK answers from these pages)`,
     `  API        ${api}   (OpenAPI: ${api}/openapi.json)`,
+    `  console    ${baseUrl}/console/   (sign in as the demo owner, demo@example.com; forgot the password? reset it there, the email lands in KIT_DATA_DIR/outbox)`,
     ...engineLines(config),
   ];
   const key = seed.kind === 'skipped' ? null : seed.publishableKey;

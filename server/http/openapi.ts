@@ -62,6 +62,13 @@ const SECURITY: Readonly<Record<string, JsonSchema>> = Object.freeze({
   dashboardToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /auth/signup or /auth/login (1 hour).' },
   publishableKey: { type: 'http', scheme: 'bearer', description: 'A publishable key, kit_pub_…' },
   secretKey: { type: 'http', scheme: 'bearer', description: 'A secret key, kit_sec_…' },
+  consoleSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'kit_console',
+    description:
+      'The console\'s browser session: the HttpOnly cookie set by POST /auth/session (`__Host-kit_console` over HTTPS). Accepted wherever a dashboard token is; unsafe methods also need `X-CSRF-Token` and an Origin of this server (docs/console.md).',
+  },
 });
 
 const REQUEST_ID_HEADER = { description: 'The id of this request (also in error bodies).', schema: { type: 'string' } };
@@ -108,9 +115,11 @@ export function buildOpenApiDocument(routes: readonly Route[], info: { title: st
     }
     const security =
       route.auth.kind === 'none'
-        ? []
+        ? route.cookieSession
+          ? [{ consoleSession: [] }]
+          : []
         : route.auth.kind === 'jwt'
-          ? [{ dashboardToken: [] }]
+          ? [{ dashboardToken: [] }, { consoleSession: [] }]
           : route.auth.kinds.map((k) => ({ [k === 'publishable' ? 'publishableKey' : 'secretKey']: [] }));
     const operation: JsonSchema = {
       operationId: route.operationId,

@@ -52,6 +52,11 @@ export interface RouteSpec<A extends AuthRequirement = AuthRequirement, P = unkn
   readonly description?: string;
   readonly tags: readonly string[];
   readonly auth: A;
+  /**
+   * The handler reads the console's session cookie itself (`auth` stays `none` in the pipeline): the OpenAPI document
+   * declares the `consoleSession` scheme for it.
+   */
+  readonly cookieSession?: boolean;
   /** Path parameters; a value that fails them answers `not_found` (no such record can exist). */
   readonly params?: P;
   readonly query?: Q;

@@ -6,6 +6,9 @@ import { orgRoutes } from '../routes/org.routes.js';
 import { AccountService } from '../services/account-service.js';
 import { OrgService } from '../services/org-service.js';
 import { TOKENS } from '../tokens.js';
+import { linkBase } from '../auth/browser-auth.js';
+import type { ServerConfig } from '../config.js';
+import type { ConsoleAccountService } from '../services/console-account-service.js';
 
 /** Accounts, organisations and members: store, services and routes. */
 export const accountsModule = new ContainerModule(({ bind }) => {
@@ -13,5 +16,9 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   bind(TOKENS.AccountService).to(AccountService);
   bind(TOKENS.OrgService).to(OrgService);
   bind(TOKENS.Routes).toResolvedValue((accounts: AccountService) => authRoutes(accounts), [TOKENS.AccountService]);
-  bind(TOKENS.Routes).toResolvedValue((orgs: OrgService) => orgRoutes(orgs), [TOKENS.OrgService]);
+  bind(TOKENS.Routes).toResolvedValue(
+    (orgs: OrgService, console: ConsoleAccountService, config: ServerConfig) =>
+      orgRoutes(orgs, (auth, invitation, ctx) => console.sendInvitation(auth, invitation, linkBase(ctx, config.console.publicUrl))),
+    [TOKENS.OrgService, TOKENS.ConsoleAccounts, TOKENS.Config],
+  );
 });

@@ -34,6 +34,23 @@ export function billingRoutes(billing: BillingService): Route[] {
     }),
     defineRoute({
       method: 'post',
+      path: '/billing/portal',
+      operationId: 'createPortalSession',
+      summary: 'Open the Stripe customer portal',
+      description:
+        "Owners and admins. A Stripe customer-portal session (invoices, payment method, change or cancel the plan) that returns to `return_url`; redirect the browser to `url`. `409 conflict` before the organization's first checkout (it has no Stripe customer yet). Plan changes made there reach Kit by the webhook.",
+      tags: ['Billing'],
+      auth: { kind: 'jwt', permission: 'billing:manage' },
+      body: z.strictObject({ return_url: RedirectUrl }),
+      responses: { 201: { description: 'The portal session.', schema: z.strictObject({ url: z.string() }).meta({ id: 'PortalSession' }) } },
+      errors: ['billing_unavailable', 'conflict'],
+      async handler({ auth, body }) {
+        const session = unwrap(await billing.portal(auth, body.return_url));
+        return { status: 201, body: { url: session.url } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
       path: '/billing/webhook',
       operationId: 'stripeWebhook',
       summary: 'Stripe webhook endpoint',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { OrgService } from '../services/org-service.js';
+import type { Context } from 'koa';
+import type { MemberAuth } from '../auth/auth-context.js';
+import type { IssuedInvitation, OrgService } from '../services/org-service.js';
 import { unwrap } from '../services/service-result.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { Email, humanText, listOf, pageQuery, prefixedId, Timestamp } from '../http/schemas.js';
@@ -7,8 +9,11 @@ import { MemberView, memberView, OrganizationView, organizationView, RoleSchema 
 
 const UserId = z.object({ user_id: prefixedId('usr') });
 
+/** Emails an invitation just made; true when an email was queued (issue 14). */
+export type InvitationMailer = (auth: MemberAuth, invitation: IssuedInvitation, ctx: Context) => boolean;
+
 /** GET/PATCH /org and the member routes under it. */
-export function orgRoutes(orgs: OrgService): Route[] {
+export function orgRoutes(orgs: OrgService, mailInvitation: InvitationMailer = () => false): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -56,20 +61,24 @@ export function orgRoutes(orgs: OrgService): Route[] {
       operationId: 'inviteMember',
       summary: 'Invite a member',
       description:
-        'Creates an invitation (replacing any pending one for the same email). Hand its `token` to the invitee, who passes it as `invite_token` to POST /auth/signup (new account) or POST /auth/login (existing account). Only owners may invite owners.',
+        'Creates an invitation (replacing any pending one for the same email) and emails the invitee a link to `/console/accept-invite` (`emailed: true`; false when the server cannot build a link: set `KIT_PUBLIC_URL`). The `token` is still returned once, as before: the invitee passes it as `invite_token` to POST /auth/signup (new account) or POST /auth/login (existing account). Only owners may invite owners.',
       tags: ['Organization'],
       auth: { kind: 'jwt', permission: 'org:manage' },
       body: z.strictObject({ email: Email, role: RoleSchema }),
       responses: {
         201: {
           description: 'The invitation, with its token (shown once).',
-          schema: z.strictObject({ invitation: z.strictObject({ id: z.string(), email: z.string(), role: RoleSchema, token: z.string(), expires_at: Timestamp }) }),
+          schema: z.strictObject({
+            invitation: z.strictObject({ id: z.string(), email: z.string(), role: RoleSchema, token: z.string(), expires_at: Timestamp }),
+            emailed: z.boolean().meta({ description: 'True when an email with the link was queued for the invitee.' }),
+          }),
         },
       },
       errors: ['conflict'],
-      async handler({ auth, body }) {
+      async handler({ auth, body, ctx }) {
         const inv = unwrap(await orgs.invite(auth, body.email, body.role));
-        return { status: 201, body: { invitation: { id: inv.id, email: inv.email, role: inv.role, token: inv.token, expires_at: inv.expiresAt.toISOString() } } };
+        const emailed = mailInvitation(auth, inv, ctx);
+        return { status: 201, body: { invitation: { id: inv.id, email: inv.email, role: inv.role, token: inv.token, expires_at: inv.expiresAt.toISOString() }, emailed } };
       },
     }),
     defineRoute({

@@ -45,6 +45,14 @@ export class BillingService {
     return ok(session);
   }
 
+  /** A Stripe customer-portal session for the organisation (issue 14); `conflict` before its first checkout. */
+  async portal(auth: MemberAuth, returnUrl: string): Promise<ServiceResult<{ url: string }>> {
+    if (!this.billing) return refuse('billing_unavailable', NOT_CONFIGURED);
+    const customerId = await this.store.customerOf(auth.orgId);
+    if (customerId === null) return refuse('conflict', 'This organization has no billing account yet: choose a paid plan first.');
+    return ok(await this.billing.createPortalSession({ customerId, returnUrl }));
+  }
+
   /** Verifies and applies one webhook delivery. */
   async webhook(rawBody: Uint8Array, signature: string | undefined): Promise<ServiceResult<{ eventId: string; outcome: BillingEventOutcome }>> {
     if (!this.billing) return refuse('billing_unavailable', NOT_CONFIGURED);

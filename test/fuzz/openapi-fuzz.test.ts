@@ -108,7 +108,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
   let org: SeededOrg;
   let keys: Awaited<ReturnType<typeof createKeys>>;
   const pools = { keyIds: [] as string[], userIds: [] as string[], foreignKeyIds: [] as string[], foreignUserIds: [] as string[], solutions: [] as string[] };
-  const credentials = { dashboard: [] as Credential[], browser: [] as Credential[], publishableOnly: [] as Credential[], none: [] as Credential[] };
+  const credentials = { dashboard: [] as Credential[], browser: [] as Credential[], publishableOnly: [] as Credential[], console: [] as Credential[], none: [] as Credential[] };
   const tally: Record<string, { requests: number; roles: Record<string, number>; statuses: Record<string, number> }> = {};
 
   before(async function () {
@@ -168,6 +168,26 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
       ...garbage,
     ];
     credentials.none = [{ role: 'anonymous', headers: {} }];
+    // The console's cookie routes (scheme consoleSession): each role's browser session, signed in through the console's
+    // own route, with its CSRF token and this server's Origin; the same cookie without the token; a forged cookie.
+    const consoleCredential = async (role: keyof typeof org.members) => {
+      const res = await fetch(`${server.url}/v1/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ email: org.members[role].email, password: SEED_PASSWORD }) });
+      if (res.status !== 201) throw new Error(`console sign-in of the ${role}: ${res.status} ${await res.text()}`);
+      const csrf = ((await res.json()) as { csrf_token: string }).csrf_token;
+      return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrf };
+    };
+    const ownerCookie = await consoleCredential('owner');
+    credentials.console = [
+      { role: 'owner-cookie', headers: { cookie: ownerCookie.cookie, 'x-csrf-token': ownerCookie.csrf, origin: server.url } },
+      ...(await Promise.all((['admin', 'developer', 'viewer'] as const).map(async (role) => {
+        const c = await consoleCredential(role);
+        return { role: `${role}-cookie`, headers: { cookie: c.cookie, 'x-csrf-token': c.csrf, origin: server.url } };
+      }))),
+      { role: 'cookie-without-csrf', headers: { cookie: ownerCookie.cookie, origin: server.url } },
+      { role: 'cookie-foreign-origin', headers: { cookie: ownerCookie.cookie, 'x-csrf-token': ownerCookie.csrf, origin: 'https://evil.example.net' } },
+      { role: 'forged-cookie', headers: { cookie: 'kit_console=kit_bsn_0000000000000000000000000000000000000000' } },
+      { role: 'anonymous', headers: {} },
+    ];
   });
 
   after(async () => {
@@ -193,6 +213,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
     const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
     if (schemes.includes('dashboardToken')) return credentials.dashboard;
     if (schemes.includes('publishableKey') || schemes.includes('secretKey')) return credentials.browser;
+    if (schemes.includes('consoleSession')) return credentials.console;
     return credentials.none;
   }
 
@@ -261,7 +282,8 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
   let loginCursor = 0;
   function withSolution(template: string, value: unknown): unknown {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-    if (template === '/auth/login' && typeof (value as { email?: unknown }).email === 'string' && loginCursor++ % 4 === 0) {
+    // The console's sign-in (POST /auth/session) takes the same email and password as POST /auth/login.
+    if ((template === '/auth/login' || template === '/auth/session') && typeof (value as { email?: unknown }).email === 'string' && loginCursor++ % 4 === 0) {
       const member = Object.values(org.members)[loginCursor % 4]!;
       return { ...value, email: member.email, password: SEED_PASSWORD };
     }

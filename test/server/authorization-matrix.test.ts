@@ -217,6 +217,31 @@ describeOnEachDatabase('authorization matrix', (db) => {
         return { url: `/v1/org/members/${member.userId}`, unchanged: member.unchanged };
       },
     },
+    // Issue 14 (console). POST /org/leave is left out: each principal leaving would change the seeded organisation
+    // for the routes after it (test/server/routes/console.routes.test.ts covers it).
+    { method: 'get', template: '/org/invitations', expected: jwt(['owner', 'admin', 'developer', 'viewer'], 200, 200), prepare: async () => ({ url: '/v1/org/invitations' }) },
+    {
+      method: 'delete',
+      template: '/org/invitations/{id}',
+      expected: jwt(['owner', 'admin'], 204, 404),
+      prepare: async (p, n) => {
+        const id = `inv_matrix${n}${Date.now()}`;
+        await db().knex('invitations').insert({ id, org_id: org.orgId, email: `matrix-${p}-${n}@example.test`, role: 'viewer', token_hash: `${id}-hash`, invited_by: null, expires_at: new Date(Date.now() + 86_400_000), created_at: new Date() });
+        return { url: `/v1/org/invitations/${id}`, unchanged: async () => { expect(await db().knex('invitations').where({ id }).first()).to.not.equal(undefined); } };
+      },
+    },
+    {
+      method: 'post',
+      template: '/keys/{id}/preview',
+      expected: jwt(['owner', 'admin', 'developer'], 201, 404),
+      prepare: async () => {
+        const created = await resolve(platform.container, 'KeyService').create(ownerAuth(), 'publishable', { name: 'preview' });
+        if (!created.ok) throw new Error(created.reason);
+        return { url: `/v1/keys/${created.value.key.id}/preview` };
+      },
+    },
+    // No Stripe customer yet: the roles that may open the portal get 409, the others 403.
+    { method: 'post', template: '/billing/portal', expected: jwt(['owner', 'admin'], 409, 409), prepare: async () => ({ url: '/v1/billing/portal', body: { return_url: 'https://example.test/back' } }) },
     { method: 'get', template: '/config', expected: key(['publishable', 'secret'], 200), prepare: async () => ({ url: '/v1/config' }) },
     { method: 'post', template: '/session', expected: key(['publishable'], 201), prepare: async () => ({ url: '/v1/session', body: await solvedChallenge() }) },
     {

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -17,7 +19,8 @@ export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
 /** A configuration for tests: silent logs, a fixed JWT secret, generous rate limits unless overridden. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {
-  return loadConfig({ KIT_LOG_LEVEL: 'silent', KIT_JWT_SECRET: TEST_JWT_SECRET, KIT_LOGIN_MAX_PER_IP: '10000', KIT_SIGNUPS_PER_IP_PER_HOUR: '10000', KIT_CONFIG_PER_MINUTE: '10000', ...env });
+  // KIT_DATA_DIR: the development mail outbox (invitations, resets) writes there, never into the work tree.
+  return loadConfig({ KIT_LOG_LEVEL: 'silent', KIT_JWT_SECRET: TEST_JWT_SECRET, KIT_DATA_DIR: join(tmpdir(), 'kit-test-data'), KIT_LOGIN_MAX_PER_IP: '10000', KIT_SIGNUPS_PER_IP_PER_HOUR: '10000', KIT_CONFIG_PER_MINUTE: '10000', ...env });
 }
 
 /** A clock tests can move. */

@@ -4,6 +4,7 @@ import { chatAndBilling } from './0002-chat-and-billing.js';
 import { quotaReservations } from './0003-quota-reservations.js';
 import { usagePartitions } from './0004-usage-partitions.js';
 import { ownerLoop } from './0005-owner-loop.js';
+import { consoleSessions } from './0006-console-sessions.js';
 
 /** One schema change. `name` orders the history and must never change once released. */
 export interface Migration {
@@ -16,7 +17,7 @@ export interface Migration {
  * Every migration, oldest first. Imported as modules (not globbed from disk) so the bundled server carries them.
  * To add one: create `NNNN-what-it-does.ts` exporting a Migration and append it here.
  */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop, consoleSessions]);
 
 /** A knex migration source over an explicit list. */
 export function createMigrationSource(migrations: readonly Migration[] = MIGRATIONS): Knex.MigrationSource<Migration> {

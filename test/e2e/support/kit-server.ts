@@ -28,6 +28,8 @@ export function ensureSdkBuilt(): void {
 export interface KitServer {
   readonly url: string;
   readonly process: ChildProcess;
+  /** Everything the server printed so far (start banner, warnings). */
+  output(): string;
   /** Signs up a developer and returns a JWT and a new publishable key (allowed origins as given; [] = loopback). */
   developerKey(allowedOrigins?: string[]): Promise<{ token: string; key: string }>;
   stop(): Promise<void>;
@@ -63,6 +65,7 @@ export async function startKitServer(env: Record<string, string> = {}): Promise<
   return {
     url,
     process: child,
+    output: () => output,
     async developerKey(allowedOrigins = []) {
       const email = `dev${++n}-${Date.now()}@example.com`;
       const signup = await fetch(`${url}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery staple', name: 'E2E', organization_name: 'E2E Org' }) });

@@ -1,0 +1,6 @@
+import { render } from 'preact';
+import { App } from './app.js';
+import { applyTheme, storedTheme } from './theme.js';
+
+applyTheme(storedTheme());
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,56 @@
+/**
+ * The preview page's script (framed by the console's install view, same origin). It waits for the console's
+ * message — the key, a short-lived preview grant and the settings being edited — and starts Kit with them: the
+ * grant rides along as `Kit-Preview` (so a key restricted to the owner's real site still works here), and the
+ * settings replace the saved ones in the `/config` answer, so unsaved edits show at once.
+ */
+interface PreviewMessage {
+  readonly type: 'kit-console-preview';
+  readonly apiKey: string;
+  readonly previewToken: string;
+  readonly assistant: Record<string, unknown> | null;
+}
+
+interface KitGlobal {
+  init(options: Record<string, unknown>, host?: Record<string, unknown>): { destroy(): void; open(): void };
+}
+
+type HttpRequest = { method: string; url: string; headers: Record<string, string>; body?: string; signal?: AbortSignal };
+
+let current: { destroy(): void } | null = null;
+
+function transport(message: PreviewMessage) {
+  return {
+    async request(request: HttpRequest) {
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers: { ...request.headers, 'kit-preview': message.previewToken },
+        ...(request.body === undefined ? {} : { body: request.body }),
+        ...(request.signal ? { signal: request.signal } : {}),
+        credentials: 'omit',
+      });
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+      if (message.assistant && request.method === 'GET' && new URL(request.url).pathname.endsWith('/v1/config') && response.ok) {
+        const config = (await response.json()) as Record<string, unknown>;
+        const saved = (config.assistant ?? {}) as Record<string, unknown>;
+        const merged = { ...config, assistant: { ...saved, ...message.assistant, logging: saved.logging ?? { mode: 'off', notice: null } } };
+        return { status: response.status, headers, body: JSON.stringify(merged) };
+      }
+      return { status: response.status, headers, body: await response.text() };
+    },
+  };
+}
+
+window.addEventListener('message', (event: MessageEvent<PreviewMessage>) => {
+  if (event.origin !== location.origin || event.source !== window.parent || event.data?.type !== 'kit-console-preview') return;
+  const Kit = (window as unknown as { Kit?: KitGlobal }).Kit;
+  const status = document.getElementById('preview-status');
+  if (!Kit) {
+    if (status) status.textContent = 'The Kit SDK is not built on this server (npm run build).';
+    return;
+  }
+  current?.destroy();
+  current = Kit.init({ apiKey: event.data.apiKey, endpoint: `${location.origin}/v1`, autoOpen: true }, { transport: transport(event.data) });
+  if (status) status.textContent = 'The assistant is running with the settings on the left.';
+});

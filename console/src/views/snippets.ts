@@ -1,0 +1,49 @@
+/** The snippet kinds the install view generates. */
+export type SnippetKind = 'script' | 'module' | 'react';
+
+/** Options of the generated snippet (the rest comes from the assistant settings, no redeploy needed). */
+export interface SnippetOptions {
+  readonly server: string;
+  readonly apiKey: string;
+  readonly context: 'page' | 'site';
+  readonly redact: 'none' | 'secrets' | 'pii' | 'both';
+}
+
+function optionParts(o: SnippetOptions): string[] {
+  const parts = [`apiKey: '${o.apiKey}'`];
+  if (o.context === 'site') parts.push(`context: 'site'`);
+  if (o.redact === 'both') parts.push('redact: true');
+  else if (o.redact !== 'none') parts.push(`redact: '${o.redact}'`);
+  return parts;
+}
+
+function initOptions(o: SnippetOptions, indent: string): string {
+  return `{\n${optionParts(o).map((p) => `${indent}  ${p},`).join('\n')}\n${indent}}`;
+}
+
+/** The code an owner pastes into a site. Values are the owner's own key and server, not user input of visitors. */
+export function snippet(kind: SnippetKind, o: SnippetOptions): string {
+  if (kind === 'script') {
+    return `<script src="${o.server}/sdk/kit.js" async\n  onload="Kit.init({ ${optionParts(o).join(', ')} })"></script>`;
+  }
+  if (kind === 'module') {
+    return `<script type="module">\n  import { init } from '${o.server}/sdk/kit.mjs';\n  init(${initOptions(o, '  ')});\n</script>`;
+  }
+  return `import { useEffect } from 'react';
+
+/** Kit's assistant on every page that renders it; removed when it unmounts. */
+export function KitAssistant() {
+  useEffect(() => {
+    let kit;
+    let cancelled = false;
+    import(/* webpackIgnore: true */ '${o.server}/sdk/kit.mjs').then(({ init }) => {
+      if (!cancelled) kit = init(${initOptions(o, '        ')});
+    });
+    return () => {
+      cancelled = true;
+      kit?.destroy();
+    };
+  }, []);
+  return null;
+}`;
+}

@@ -1,0 +1,163 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { FakeStripeServer } from '../../fakes/stripe-server.js';
+import { TSX_EVALUATE_SHIM } from '../../support/chromium.js';
+import { postgresAvailable } from '../../support/postgres.js';
+import { testPostgres } from '../../support/databases.js';
+import { startTestSmtp, type TestSmtp } from '../../support/smtp.js';
+import { PRICES, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../../server/support/stripe.js';
+import { ensureSdkBuilt, startKitServer, type KitServer } from '../support/kit-server.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const require = createRequire(import.meta.url);
+/** axe-core's browser build, evaluated in the page over the DevTools protocol (the console's CSP forbids inline scripts). */
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Builds dist/console when missing or stale (the real bundle is what these tests load). */
+export function ensureConsoleBuilt(): void {
+  const r = spawnSync(process.execPath, [join(root, 'scripts/console/ensure-built.mjs')], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('console build failed');
+}
+
+/** The databases the console's flows run on: the embedded default and PostgreSQL 15 when installed. */
+export function consoleTargets(): ('pglite' | 'postgres')[] {
+  return postgresAvailable() || process.env.KIT_REQUIRE_POSTGRES === '1' ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+let databases = 0;
+
+/** A fresh database on the shared test cluster (each stack gets its own, so the demo seed runs as on a new install). */
+async function freshPostgresUrl(): Promise<string> {
+  const base = (await testPostgres()).url;
+  const name = `kit_console_${process.pid}_${++databases}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  return base.replace(/\/[^/]*$/, `/${name}`);
+}
+
+/** The real server (child process, as `npm start`) with a real SMTP server and the loopback Stripe. */
+export interface ConsoleStack {
+  readonly kit: KitServer;
+  readonly url: string;
+  readonly smtp: TestSmtp;
+  readonly stripe: FakeStripeServer;
+  stop(): Promise<void>;
+}
+
+export async function startConsoleStack(target: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<ConsoleStack> {
+  ensureSdkBuilt();
+  ensureConsoleBuilt();
+  const smtp = await startTestSmtp();
+  let kitUrl = '';
+  const stripe = new FakeStripeServer(STRIPE_SECRET, { webhookUrl: () => `${kitUrl}/v1/billing/webhook`, webhookSecret: STRIPE_WEBHOOK_SECRET });
+  const { port } = await stripe.start();
+  const kit = await startKitServer({
+    KIT_SMTP_URL: smtp.url,
+    KIT_MAIL_FROM: 'Kit <no-reply@kit.test>',
+    STRIPE_SECRET_KEY: STRIPE_SECRET,
+    STRIPE_WEBHOOK_SECRET,
+    KIT_STRIPE_PRICE_PRO: PRICES.pro,
+    KIT_STRIPE_PRICE_BUSINESS: PRICES.business,
+    KIT_STRIPE_API_BASE: `http://127.0.0.1:${port}`,
+    ...(target === 'postgres' ? { DATABASE_URL: await freshPostgresUrl() } : {}),
+    ...env,
+  });
+  kitUrl = kit.url;
+  return {
+    kit,
+    url: kit.url,
+    smtp,
+    stripe,
+    async stop() {
+      await kit.stop();
+      await smtp.stop();
+      await stripe.stop();
+    },
+  };
+}
+
+const shared = new Map<string, Promise<ConsoleStack>>();
+
+/**
+ * One stack per database for every console e2e file of this test process (a server start with its database costs
+ * seconds; the flows create their own accounts, so they share it safely). Stopped by a root after-hook.
+ */
+export function sharedConsoleStack(target: 'pglite' | 'postgres'): Promise<ConsoleStack> {
+  let stack = shared.get(target);
+  if (!stack) {
+    stack = startConsoleStack(target);
+    shared.set(target, stack);
+  }
+  return stack;
+}
+
+after(async function () {
+  this.timeout(60_000);
+  for (const stack of shared.values()) await (await stack.catch(() => null))?.stop();
+  shared.clear();
+});
+
+/** What a page did that it must not: CSP violations, uncaught errors, console errors. */
+export interface PageProblems {
+  readonly csp: string[];
+  readonly errors: string[];
+}
+
+/** A page in its own context; records CSP violations and script errors. */
+export async function consolePage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ page: Page; context: BrowserContext; problems: PageProblems }> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, colorScheme: options.colorScheme ?? 'light' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await context.newPage();
+  await page.addInitScript(TSX_EVALUATE_SHIM);
+  const problems: PageProblems = { csp: [], errors: [] };
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const text = m.text();
+    if (/Content Security Policy/i.test(text)) problems.csp.push(text);
+    // 401 from GET /auth/session is how a signed-out console learns it is signed out; other failed loads count.
+    else if (!/status of 401|Failed to load resource/.test(text)) problems.errors.push(text);
+  });
+  page.on('pageerror', (e) => problems.errors.push(e.message));
+  return { page, context, problems };
+}
+
+/** Serious and critical axe-core violations of the page as it is now (WCAG 2.1 A/AA and best practices). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const hasAxe = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  if (!hasAxe) await page.evaluate(AXE_SOURCE);
+  const results = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<unknown> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    }),
+  )) as { violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] };
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Signs in through the console's form (on the sign-in page already shown when `url` is null, keeping its `next`). */
+export async function signIn(page: Page, url: string | null, email: string, password: string): Promise<void> {
+  if (url !== null) await page.goto(`${url}/console/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+}
+
+/** The demo owner's password, from the start banner (shown once, on a new database). */
+export function demoPassword(kit: KitServer): string {
+  const match = /demo@example\.com \/ (\S+)/.exec(kit.output());
+  if (!match) throw new Error(`no demo password in the start banner of ${kit.url}:\n${kit.output()}`);
+  return match[1]!;
+}
