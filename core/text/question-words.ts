@@ -1,4 +1,4 @@
-import { tokenize } from './tokenize.js';
+import { NO_SPACE, tokenize } from './tokenize.js';
 
 // Interrogatives of the five required languages and of Chinese/Japanese, whatever the page's language: a
 // question word says what kind of answer is wanted, never what it is about. (Italian and Dutch interrogatives are
@@ -14,5 +14,32 @@ const QUESTION = [
   '什麼', '誰', '哪裡', '哪兒', '哪個', '為什麼', '怎麼', '怎樣', '幾', '何', '誰', 'どこ', 'いつ', 'なぜ', 'どう', 'どの', 'どれ', 'いくつ', 'いくら', 'なに', '何故',
 ];
 
+/**
+ * The interrogatives, normalised. The words of scripts written without spaces are tokenized on the first lookup of
+ * such a word: tokenizing them needs Intl.Segmenter, whose creation costs ~150 ms of main thread in Chromium (issue
+ * 12), and a page or question without those scripts never needs it. Any token of theirs contains such a character,
+ * so a lookup of any other word cannot miss one: the set is the same as tokenizing every word at once.
+ */
+class QuestionWords implements ReadonlySet<string> {
+  readonly #spaced = new Set(QUESTION.filter((w) => !NO_SPACE.test(w)).flatMap((w) => tokenize(w)));
+  #unspaced: Set<string> | null = null;
+  #all(): Set<string> {
+    this.#unspaced ??= new Set(QUESTION.filter((w) => NO_SPACE.test(w)).flatMap((w) => tokenize(w)));
+    return new Set([...this.#spaced, ...this.#unspaced]);
+  }
+  has(word: string): boolean {
+    if (this.#spaced.has(word)) return true;
+    if (!NO_SPACE.test(word)) return false;
+    this.#unspaced ??= new Set(QUESTION.filter((w) => NO_SPACE.test(w)).flatMap((w) => tokenize(w)));
+    return this.#unspaced.has(word);
+  }
+  get size(): number { return this.#all().size; }
+  forEach(fn: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void { for (const w of this.#all()) fn.call(thisArg, w, w, this); }
+  entries(): SetIterator<[string, string]> { return this.#all().entries(); }
+  keys(): SetIterator<string> { return this.#all().keys(); }
+  values(): SetIterator<string> { return this.#all().values(); }
+  [Symbol.iterator](): SetIterator<string> { return this.#all().values(); }
+}
+
 /** Interrogatives in every supported language, normalised. */
-export const QUESTION_WORDS: ReadonlySet<string> = new Set(QUESTION.flatMap((w) => tokenize(w)));
+export const QUESTION_WORDS: ReadonlySet<string> = new QuestionWords();
