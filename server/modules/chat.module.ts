@@ -40,9 +40,11 @@ export function createBotChallenge(config: ServerConfig, secrets: PlatformSecret
 
 /** GET /config, POST /session and POST /chat: bot challenge, sessions, inference, limits; drains streams on shutdown. */
 export const chatModule = new ContainerModule(({ bind }) => {
+  // The claim's expiry is the challenge's, read on the platform clock: the store must compare it on the same clock.
   bind(TOKENS.ReplayStore).toResolvedValue(
-    (db: KnexDatabase, logger: Logger) => createPgReplayStore(db.knex, { onSweepError: (err) => logger.warn({ err: { message: (err as Error).message } }, 'challenge claim sweep failed') }),
-    [TOKENS.Database, TOKENS.Logger],
+    (db: KnexDatabase, logger: Logger, clock: Clock) =>
+      createPgReplayStore(db.knex, { now: () => clock().getTime(), onSweepError: (err) => logger.warn({ err: { message: (err as Error).message } }, 'challenge claim sweep failed') }),
+    [TOKENS.Database, TOKENS.Logger, TOKENS.Clock],
   );
   bind(TOKENS.BotChallenge).toResolvedValue(createBotChallenge, [TOKENS.Config, TOKENS.PlatformSecrets, TOKENS.ReplayStore, TOKENS.Clock]);
   bind(TOKENS.SessionTokens).toResolvedValue((secrets: PlatformSecrets) => createSessionTokens(secrets.sessionSecret), [TOKENS.PlatformSecrets]);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
+import fc from '../support/fast-check.js';
 import { createArgon2PasswordHasher } from '../../adapters/node/argon2-password-hasher.js';
 import type { KnexDatabase } from '../../adapters/node/knex-database.js';
 import { createAltchaSolver } from '../../adapters/remote/altcha-solver.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../support/fast-check.js';
 
 /** The part of JSON Schema 2020-12 the OpenAPI document's request schemas use (zod's toJSONSchema output). */
 export interface JsonSchema {

@@ -56,7 +56,7 @@ describe('npm start defaults (server/main.ts)', function () {
     expect(await accepts('127.0.0.1', port)).to.equal(true);
     const external = externalIpv4();
     if (external) expect(await accepts(external, port), `not reachable on ${external}`).to.equal(false);
-    const banner = server.stdout();
+    const banner = server.stderr();
     expect(banner).to.include('the built-in extractive engine: no model');
     expect(banner).to.include(MODEL_SERVER_EXAMPLE);
     expect(banner).to.include('Ollama, vLLM');
@@ -73,8 +73,8 @@ describe('npm start defaults (server/main.ts)', function () {
     try {
       fake.script = { steps: [{ content: 'The Summit plan costs $49 per year [1].' }, { finish: 'stop' }, { usage: { prompt_tokens: 50, completion_tokens: 9 } }, { done: true }] };
       const server = await start({ ...env, KIT_INFERENCE_URL: env.KIT_INFERENCE_URL!.replace('http://localhost:11434/v1', fakeUrl) });
-      expect(server.stdout()).to.include(`answers    model ${env.KIT_INFERENCE_MODEL} at ${fakeUrl}`);
-      expect(server.stdout()).to.not.include('extractive engine');
+      expect(server.stderr()).to.include(`answers    model ${env.KIT_INFERENCE_MODEL} at ${fakeUrl}`);
+      expect(server.stderr()).to.not.include('extractive engine');
 
       const account = await signupWithKeys(server.url, 'readme-model');
       const secret = await account.key('secret');

@@ -114,6 +114,19 @@ describe('browserRoutes', () => {
       expect((await replay.json()).error.code).to.equal('challenge_failed');
     });
 
+    it('keeps a solution single-use when the platform clock differs from the wall clock (claims expire on the platform clock)', async () => {
+      clock.advance(-3_600_000); // the challenge's expiry is an hour before the wall clock's now
+      try {
+        const solution = await solve((await (await config(keys.publishable)).json()).bot_challenge.challenge);
+        expect((await session(keys.publishable, { provider: 'altcha', solution })).status).to.equal(201);
+        const replay = await session(keys.publishable, { provider: 'altcha', solution });
+        expect(replay.status).to.equal(403);
+        expect((await replay.json()).error.code).to.equal('challenge_failed');
+      } finally {
+        clock.advance(3_600_000);
+      }
+    });
+
     it('refuses a solution presented from another origin than the challenge was issued for', async () => {
       const body = await (await config(keys.publishable, SHOP)).json();
       const solution = await solve(body.bot_challenge.challenge);
