@@ -5,6 +5,7 @@
  * this test counts the yields themselves, through the browser's own `scheduler.yield`.
  */
 import { expect } from 'chai';
+import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, newTestPage } from '../support/chromium.js';
 import { ensureSdkBuilt, startKitServer, type KitServer } from './support/kit-server.js';
@@ -81,5 +82,37 @@ describe('SDK main-thread slices (Chromium + real server)', function () {
     const r = await start({ apiKey: key, mode: 'remote', redact: 'all', context: { sitemap: '/sitemap.xml', maxPages: PAGES + 1 } });
     expect(r.pages).to.equal(PAGES + 1);
     expect(r.yields).to.be.at.least(PAGES);
+  });
+
+  it('keeps the page cache within maxEntries with one eviction after a burst of writes, reading no page back', async () => {
+    const bundle = await build({
+      stdin: { contents: "export { withPageCache } from './adapters/browser/idb-page-cache.ts';", resolveDir: process.cwd(), loader: 'ts' },
+      bundle: true, format: 'iife', globalName: 'Cache', target: 'es2022', write: false,
+    });
+    await page.goto(`${site.origin}/g1`);
+    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    const r = await page.evaluate(async () => {
+      const { withPageCache } = (window as any).Cache;
+      let calls = 0;
+      const inner = { fetch: async (req: { url: string }) => { calls++; return { ok: true, value: { status: 200, url: req.url, contentType: 'text/html', text: `<p>${req.url}</p>`, bytes: 10, truncated: false, validators: { etag: null, lastModified: null } } }; } };
+      const cache = withPageCache(inner, { dbName: `kit-test-${Math.random()}`, maxEntries: 3 });
+      const get = (i: number) => cache.fetch({ url: `https://a.test/${i}`, credentials: 'omit', accept: 'html', timeoutMs: 1000, maxBytes: 1e6 });
+      // IndexedDB reads made while evicting: the page store must not be read, only the sizes.
+      const reads: string[] = [];
+      const getAll = IDBObjectStore.prototype.getAll;
+      IDBObjectStore.prototype.getAll = function (this: IDBObjectStore, ...a: any[]) { reads.push(this.name); return (getAll as any).apply(this, a); };
+      for (let i = 0; i < 6; i++) await get(i);
+      const fetched = calls;
+      await get(5); // fresh: from the cache
+      const cached = calls === fetched;
+      await cache.evict();
+      calls = 0;
+      for (let i = 0; i < 6; i++) await get(i);
+      return { fetched, cached, refetched: calls, reads };
+    });
+    expect(r.fetched).to.equal(6);
+    expect(r.cached).to.equal(true);
+    expect(r.refetched).to.equal(3); // the 3 most recent stayed, the 3 oldest were evicted
+    expect(r.reads).to.deep.equal(['meta']);
   });
 });
