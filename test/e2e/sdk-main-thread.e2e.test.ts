@@ -79,7 +79,7 @@ describe('SDK main-thread slices (Chromium + real server)', function () {
   });
 
   it('still yields per page with redaction on (the pages are masked in slices)', async () => {
-    const r = await start({ apiKey: key, mode: 'remote', redact: 'all', context: { sitemap: '/sitemap.xml', maxPages: PAGES + 1 } });
+    const r = await start({ apiKey: key, mode: 'remote', redact: true, context: { sitemap: '/sitemap.xml', maxPages: PAGES + 1 } });
     expect(r.pages).to.equal(PAGES + 1);
     expect(r.yields).to.be.at.least(PAGES);
   });
