@@ -14,7 +14,6 @@ import { createRetriever, type Retriever } from '../core/retrieval/index.js';
 import type { Citation, SourcePage } from '../core/sources.js';
 import { loadLanguageOf, prepareCorpus } from '../core/text/index.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';
-import { createTimeSlicer, yieldToMain } from '../adapters/browser/yield-to-main.js';
 import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
 import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
 import { linkSignals } from '../adapters/remote/linked-signal.js';
@@ -173,8 +172,14 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   }
   let pages: SourcePage[] = live ? [live] : [];
   let cut = { pages: 0, chars: 0 };
+  // With a site to read, the work is sliced (issue 12: no long task): the helpers come with the crawl's chunk, so a
+  // page-context assistant (one page, a few milliseconds of work) loads none of it.
+  let pause: (() => Promise<void>) | null = null;
+  let yieldNow: () => Promise<void> = () => Promise.resolve();
   if (config.context.scope !== 'page') {
-    const { crawlSite, createFetchPageFetcher, extractFromHtml, pageLinks, reportSiteDiscovery, withPageCache } = await crawlChunk!;
+    const { crawlSite, createFetchPageFetcher, createTimeSlicer, extractFromHtml, pageLinks, reportSiteDiscovery, withPageCache, yieldToMain } = await crawlChunk!;
+    pause = createTimeSlicer().next;
+    yieldNow = yieldToMain;
     const fetcher = withPageCache(createFetchPageFetcher());
     const result = await crawlSite({
       pageUrl: url,
@@ -203,20 +208,19 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
       for (const [kind, n] of Object.entries(r.counts)) redacted[kind] = (redacted[kind] ?? 0) + (n ?? 0);
       return r.text;
     };
-    const slicer = createTimeSlicer();
     const masked: SourcePage[] = [];
     for (const p of pages) {
-      await slicer.next();
+      if (pause) await pause();
       masked.push({ url: p.url, title: mask(p.title), text: mask(p.text) });
     }
     pages = masked;
   }
-  await yieldToMain();
+  await yieldNow();
   // Detects the pages' language and loads its pack (stemmer, stopwords, common words) first: English ships in the
   // runtime, other languages are small lazy chunks.
   // Built a few pages per task (yielding between them), the index in a task of its own.
-  const corpus = await prepareCorpus(pages, { pause: createTimeSlicer().next });
-  await yieldToMain();
+  const corpus = await prepareCorpus(pages, pause ? { pause } : {});
+  await yieldNow();
   const chars = pages.reduce((n, p) => n + p.text.length, 0);
   return { url, pages, redacted, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
 }
