@@ -15,23 +15,32 @@ const QUESTION = [
 ];
 
 /**
- * The interrogatives, normalised. The words of scripts written without spaces are tokenized on the first lookup of
- * such a word: tokenizing them needs Intl.Segmenter, whose creation costs ~150 ms of main thread in Chromium (issue
- * 12), and a page or question without those scripts never needs it. Any token of theirs contains such a character,
- * so a lookup of any other word cannot miss one: the set is the same as tokenizing every word at once.
+ * A set of normalised words, the words of scripts written without spaces tokenized on the first lookup of such a
+ * word: tokenizing them needs Intl.Segmenter, whose creation costs ~150 ms of main thread in Chromium (issue 12), and
+ * a page or question without those scripts never needs it. Any token of theirs contains such a character, so a lookup
+ * of any other word cannot miss one: the same set as tokenizing every word at once.
  */
-class QuestionWords implements ReadonlySet<string> {
-  readonly #spaced = new Set(QUESTION.filter((w) => !NO_SPACE.test(w)).flatMap((w) => tokenize(w)));
+export function lazyWordSet(words: readonly string[]): ReadonlySet<string> {
+  return new LazyWordSet(words);
+}
+
+class LazyWordSet implements ReadonlySet<string> {
+  readonly #spaced: Set<string>;
+  readonly #unspacedWords: readonly string[];
   #unspaced: Set<string> | null = null;
+  constructor(words: readonly string[]) {
+    this.#spaced = new Set(words.filter((w) => !NO_SPACE.test(w)).flatMap((w) => tokenize(w)));
+    this.#unspacedWords = words.filter((w) => NO_SPACE.test(w));
+  }
+  #more(): Set<string> {
+    return (this.#unspaced ??= new Set(this.#unspacedWords.flatMap((w) => tokenize(w))));
+  }
   #all(): Set<string> {
-    this.#unspaced ??= new Set(QUESTION.filter((w) => NO_SPACE.test(w)).flatMap((w) => tokenize(w)));
-    return new Set([...this.#spaced, ...this.#unspaced]);
+    return new Set([...this.#spaced, ...this.#more()]);
   }
   has(word: string): boolean {
     if (this.#spaced.has(word)) return true;
-    if (!NO_SPACE.test(word)) return false;
-    this.#unspaced ??= new Set(QUESTION.filter((w) => NO_SPACE.test(w)).flatMap((w) => tokenize(w)));
-    return this.#unspaced.has(word);
+    return NO_SPACE.test(word) && this.#more().has(word);
   }
   get size(): number { return this.#all().size; }
   forEach(fn: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void { for (const w of this.#all()) fn.call(thisArg, w, w, this); }
@@ -42,4 +51,4 @@ class QuestionWords implements ReadonlySet<string> {
 }
 
 /** Interrogatives in every supported language, normalised. */
-export const QUESTION_WORDS: ReadonlySet<string> = new QuestionWords();
+export const QUESTION_WORDS: ReadonlySet<string> = lazyWordSet(QUESTION);
