@@ -5,3 +5,4 @@ export { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.j
 export { withPageCache } from '../adapters/browser/idb-page-cache.js';
 export { pageLinks } from '../adapters/browser/page-links.js';
 export { reportSiteDiscovery } from './site-discovery.js';
+export { createTimeSlicer, yieldToMain } from '../adapters/browser/yield-to-main.js';

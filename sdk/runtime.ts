@@ -164,6 +164,9 @@ function pageUrl(): string {
 
 async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<{ redact(text: string): { text: string; counts: Partial<Record<string, number>> } } | null>): Promise<Context> {
   const url = pageUrl();
+  // The crawl's chunk downloads while the live page is read: its latency overlaps the work instead of following it.
+  const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './crawl.js') : null;
+  crawlChunk?.catch(() => {}); // awaited below; an early failure must not be reported as unhandled
   let live: SourcePage | undefined;
   try {
     const main = await extractMainContent(document, url);
@@ -173,14 +176,21 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   }
   let pages: SourcePage[] = live ? [live] : [];
   let cut = { pages: 0, chars: 0 };
+  // With a site to read, the work is sliced (issue 12: no long task): the helpers come with the crawl's chunk, so a
+  // page-context assistant (one page, a few milliseconds of work) loads none of it.
+  let pause: (() => Promise<void>) | null = null;
+  let yieldNow: () => Promise<void> = () => Promise.resolve();
   if (config.context.scope !== 'page') {
-    const { crawlSite, createFetchPageFetcher, extractFromHtml, pageLinks, reportSiteDiscovery, withPageCache } = await import(/* webpackChunkName: "kit-crawl" */ './crawl.js');
+    const { crawlSite, createFetchPageFetcher, createTimeSlicer, extractFromHtml, pageLinks, reportSiteDiscovery, withPageCache, yieldToMain } = await crawlChunk!;
+    pause = createTimeSlicer().next;
+    yieldNow = yieldToMain;
     const fetcher = withPageCache(createFetchPageFetcher());
     const result = await crawlSite({
       pageUrl: url,
       context: config.context,
       fetcher,
-      extract: (html, pageUrl) => extractFromHtml(html, pageUrl),
+      // One page per task: the main thread goes back to the page between pages (issue 12: no long task).
+      extract: async (html, pageUrl) => { await yieldToMain(); return extractFromHtml(html, pageUrl); },
       livePage: live,
       pageLinks: config.context.scope === 'site' ? pageLinks(document) : [],
       onProgress: (p) => emit('progress', p),
@@ -202,11 +212,19 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
       for (const [kind, n] of Object.entries(r.counts)) redacted[kind] = (redacted[kind] ?? 0) + (n ?? 0);
       return r.text;
     };
-    pages = pages.map((p) => ({ url: p.url, title: mask(p.title), text: mask(p.text) }));
+    const masked: SourcePage[] = [];
+    for (const p of pages) {
+      if (pause) await pause();
+      masked.push({ url: p.url, title: mask(p.title), text: mask(p.text) });
+    }
+    pages = masked;
   }
+  await yieldNow();
   // Detects the pages' language and loads its pack (stemmer, stopwords, common words) first: English ships in the
   // runtime, other languages are small lazy chunks.
-  const corpus = await prepareCorpus(pages);
+  // Built a few pages per task (yielding between them), the index in a task of its own.
+  const corpus = await prepareCorpus(pages, pause ? { pause } : {});
+  await yieldNow();
   const chars = pages.reduce((n, p) => n + p.text.length, 0);
   return { url, pages, redacted, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
 }

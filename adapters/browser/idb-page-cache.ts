@@ -23,29 +23,46 @@ interface Entry {
   readonly response: PageFetchResponse;
 }
 
+/** What eviction reads: a few numbers per page, never the pages themselves (issue 12: no long task). */
+interface Meta {
+  readonly key: string;
+  readonly storedAt: number;
+  readonly chars: number;
+}
+
 const STORE = 'pages';
+const META = 'meta';
+/** Version 2 added the META store; a version-1 cache (no sizes to evict by) is dropped on upgrade. */
+const DB_VERSION = 2;
+/** One eviction pass after a burst of writes (a crawl), not one per page. */
+const EVICT_AFTER_MS = 1_000;
 
 /**
  * Wraps a page fetcher with an IndexedDB cache keyed by URL, so the next page view does not crawl again (issue 6 §3):
  * a fresh entry answers with no request; a stale one is revalidated with its validators and a 304 keeps it.
  * Only public fetches (`credentials: 'omit'`) are cached: pages read with the visitor's cookies are never persisted,
  * so nothing behind a login outlives the session on a shared computer. When IndexedDB is unavailable (private
- * windows, blocked storage) the fetcher is used as is.
+ * windows, blocked storage) the fetcher is used as is. Eviction runs once after a burst of writes and reads only
+ * each entry's size and age (a META store beside the pages): reading every cached page back after each write made a
+ * crawl quadratic, and its deserialization was the crawl's longest main-thread task.
  */
-export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOptions = {}): PageFetcherPort & { clear(): Promise<void> } {
+export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOptions = {}): PageFetcherPort & { clear(): Promise<void>; evict(): Promise<void> } {
   const freshForMs = options.freshForMs ?? 10 * 60_000;
   const maxAgeMs = options.maxAgeMs ?? 7 * 24 * 3_600_000;
   const maxEntries = options.maxEntries ?? 200;
   const maxChars = options.maxChars ?? 8_000_000;
   const now = options.now ?? Date.now;
   let db: Promise<IDBDatabase | null> | null = null;
+  let evictTimer: ReturnType<typeof setTimeout> | null = null;
 
   const open = (): Promise<IDBDatabase | null> => (db ??= new Promise((resolve) => {
     try {
-      const req = indexedDB.open(options.dbName ?? 'kit-page-cache', 1);
+      const req = indexedDB.open(options.dbName ?? 'kit-page-cache', DB_VERSION);
       req.onupgradeneeded = () => {
-        const store = req.result.createObjectStore(STORE, { keyPath: 'key' });
-        store.createIndex('storedAt', 'storedAt');
+        const database = req.result;
+        for (const name of [STORE, META]) if (database.objectStoreNames.contains(name)) database.deleteObjectStore(name);
+        database.createObjectStore(STORE, { keyPath: 'key' });
+        database.createObjectStore(META, { keyPath: 'key' });
       };
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => resolve(null);
@@ -55,13 +72,13 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
     }
   }));
 
-  const tx = async <T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T> | void): Promise<T | undefined> => {
+  const tx = async <T>(mode: IDBTransactionMode, work: (store: IDBObjectStore, meta: IDBObjectStore) => IDBRequest<T> | void): Promise<T | undefined> => {
     const database = await open();
     if (!database) return undefined;
     return new Promise((resolve) => {
       try {
-        const t = database.transaction(STORE, mode);
-        const req = work(t.objectStore(STORE));
+        const t = database.transaction([STORE, META], mode);
+        const req = work(t.objectStore(STORE), t.objectStore(META));
         t.oncomplete = () => resolve(req ? req.result : undefined);
         t.onerror = () => resolve(undefined);
         t.onabort = () => resolve(undefined);
@@ -72,18 +89,27 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
   };
 
   async function evict(): Promise<void> {
-    const all = await tx<Entry[]>('readonly', (s) => s.getAll());
+    if (evictTimer !== null) { clearTimeout(evictTimer); evictTimer = null; }
+    const all = await tx<Meta[]>('readonly', (_s, meta) => meta.getAll());
     if (!all) return;
     all.sort((a, b) => b.storedAt - a.storedAt);
     let chars = 0;
     const doomed = all.filter((e, i) => {
-      chars += e.response.text.length;
+      chars += e.chars;
       return i >= maxEntries || chars > maxChars || now() - e.storedAt > maxAgeMs;
     });
-    if (doomed.length) await tx('readwrite', (s) => { for (const e of doomed) s.delete(e.key); });
+    if (doomed.length) await tx('readwrite', (s, meta) => { for (const e of doomed) { s.delete(e.key); meta.delete(e.key); } });
   }
+  const scheduleEvict = () => {
+    if (evictTimer !== null) clearTimeout(evictTimer);
+    evictTimer = setTimeout(() => { evictTimer = null; void evict(); }, EVICT_AFTER_MS);
+  };
+  const put = (entry: Entry) => tx('readwrite', (s, meta) => {
+    s.put(entry);
+    meta.put({ key: entry.key, storedAt: entry.storedAt, chars: entry.response.text.length } satisfies Meta);
+  });
 
-  const keyOf = (r: PageFetchRequest) => `${r.accept} ${r.url}`;
+const keyOf = (r: PageFetchRequest) => `${r.accept} ${r.url}`;
 
   return {
     async fetch(request: PageFetchRequest): Promise<PageFetchResult> {
@@ -96,18 +122,19 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
       const result = await fetcher.fetch(usable ? { ...request, validators: cached.response.validators } : request);
       if (!result.ok) return result;
       if (result.value.status === 304 && cached) {
-        await tx('readwrite', (s) => { s.put({ ...cached, storedAt: now() }); });
+        await put({ ...cached, storedAt: now() });
         return ok(cached.response);
       }
       const r = result.value;
       if (r.status === 200 && !r.truncated && r.text.length <= maxChars / 10) {
-        await tx('readwrite', (s) => { s.put({ key, storedAt: now(), response: r } satisfies Entry); });
-        void evict();
+        await put({ key, storedAt: now(), response: r });
+        scheduleEvict();
       }
       return result;
     },
     async clear() {
-      await tx('readwrite', (s) => { s.clear(); });
+      await tx('readwrite', (s, meta) => { s.clear(); meta.clear(); });
     },
+    evict,
   };
 }

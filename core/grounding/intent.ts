@@ -1,5 +1,4 @@
-import { tokenize } from '../text/tokenize.js';
-import { QUESTION_WORDS } from '../text/question-words.js';
+import { lazyWordSet, QUESTION_WORDS } from '../text/question-words.js';
 import type { Lexicon } from './lexicon.js';
 
 /**
@@ -19,8 +18,9 @@ export interface QuestionIntent {
   readonly action: string | null;
 }
 
+// Lazy for Chinese/Japanese words: no Intl.Segmenter at load (issue 12; lazyWordSet).
 function set(list: string): ReadonlySet<string> {
-  return new Set(list.split(/\s+/).filter(Boolean).flatMap((w) => tokenize(w)));
+  return lazyWordSet(list.split(/\s+/).filter(Boolean));
 }
 
 // "how much", "how many", "how long"…: the second word asks for an amount; it is no topic word.

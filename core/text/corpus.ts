@@ -88,6 +88,31 @@ export interface Corpus {
  * common words — for this corpus's whole life.
  */
 export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions = {}): Corpus {
+  const steps = corpusSteps(pages, options);
+  for (;;) {
+    const step = steps.next(false);
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link buildCorpus} in slices: `pause` is awaited between pages (a browser host yields to the main thread there,
+ * so a 100-page corpus is no long task — issue 12). The same corpus as buildCorpus. Safe beside other builds: after
+ * each pause the shared lexicon's cache of ids is started afresh, so another build in between cannot lend its ids.
+ */
+export async function buildCorpusSliced(pages: readonly SourcePage[], options: CorpusOptions, pause: () => Promise<void>): Promise<Corpus> {
+  const steps = corpusSteps(pages, options);
+  let paused = false;
+  for (;;) {
+    const step = steps.next(paused);
+    if (step.done) return step.value;
+    await pause();
+    paused = true;
+  }
+}
+
+/** buildCorpus's work, one page per step; `next(true)` says the caller paused (other builds may have run). */
+function* corpusSteps(pages: readonly SourcePage[], options: CorpusOptions): Generator<void, Corpus, boolean> {
   const passageChars = options.passageChars ?? 600;
   const minParagraph = options.minParagraphChars ?? 120;
   const maxSentence = options.maxSentenceChars ?? 1_000;
@@ -126,7 +151,9 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
   const titleRanges: number[] = [];
   let chars = 0;
 
-  pages.forEach((page, p) => {
+  for (let p = 0; p < pages.length; p++) {
+    const page = pages[p]!;
+    if (p > 0 && (yield)) lexicon.begin();
     chars += page.text.length;
     const titleFrom = len;
     forEachWord(page.title, push, pushRange);
@@ -167,7 +194,7 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
       if (pChars >= minParagraph) close();
     }
     close();
-  });
+  }
 
   const nTerms = terms.length;
   const df = new Int32Array(nTerms);

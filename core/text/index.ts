@@ -1,4 +1,4 @@
-export { buildCorpus, detectPagesLanguage } from './corpus.js';
+export { buildCorpus, buildCorpusSliced, detectPagesLanguage } from './corpus.js';
 export type { Corpus, CorpusOptions, CorpusSentence, Passage } from './corpus.js';
 export { prepareCorpus } from './prepare-corpus.js';
 export { loadLanguage, loadLanguageOf, loadAllLanguages } from './load-language.js';

@@ -1,5 +1,5 @@
 import type { SourcePage } from '../sources.js';
-import { buildCorpus, detectPagesLanguage, type Corpus, type CorpusOptions } from './corpus.js';
+import { buildCorpus, buildCorpusSliced, detectPagesLanguage, type Corpus, type CorpusOptions } from './corpus.js';
 import { loadLanguage } from './load-language.js';
 
 /**
@@ -8,12 +8,14 @@ import { loadLanguage } from './load-language.js';
  * with the fallback resources (`corpus.resources.loaded === false`): a page that works less precisely beats no
  * assistant at all.
  */
-export async function prepareCorpus(pages: readonly SourcePage[], options: CorpusOptions = {}): Promise<Corpus> {
+export async function prepareCorpus(pages: readonly SourcePage[], options: CorpusOptions & { readonly pause?: () => Promise<void> } = {}): Promise<Corpus> {
   const language = options.language ?? detectPagesLanguage(pages);
   try {
     await loadLanguage(language);
   } catch {
     // Degrade rather than fail: the fallback is deterministic and documented on buildCorpus.
   }
-  return buildCorpus(pages, { ...options, language });
+  const { pause, ...rest } = options;
+  // `pause`: built in slices, one page each, awaiting it between them (buildCorpusSliced).
+  return pause ? buildCorpusSliced(pages, { ...rest, language }, pause) : buildCorpus(pages, { ...rest, language });
 }

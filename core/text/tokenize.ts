@@ -5,7 +5,7 @@ import { foldAccents, normalizeText } from './normalize.js';
 const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:[.'’][\p{L}\p{M}\p{N}]+)*/gu;
 const ACRONYM = /^(?:\p{L}\.)+\p{L}$/u;
 // Scripts written without spaces between words: a run of them is split by Intl.Segmenter (or character bigrams).
-const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+export const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const NON_ASCII = /[^\x00-\x7f]/;
 const THOUSANDS = /,(?=\d{3}(?!\d))/g;
 

@@ -1,0 +1,38 @@
+/**
+ * Hands the main thread back to the page between slices of Kit's work (issue 12 goal 6: no long task over 50 ms),
+ * so input, rendering and the page's own scripts run between them. `scheduler.yield()` where the browser has it
+ * (the continuation keeps its priority); elsewhere a MessageChannel task — not `setTimeout(0)`, which is clamped
+ * after nesting and throttled to once a second in background tabs, where a crawl may well be running.
+ */
+export function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  if (typeof MessageChannel === 'function') {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
+      channel.port2.postMessage(null);
+    });
+  }
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Milliseconds of work a slice may take before {@link TimeSlicer.next} yields: well under the 50 ms of a long task. */
+export const SLICE_MS = 12;
+
+/** Yields only once `sliceMs` have passed since the last yield: cheap to call in a loop over many small items. */
+export interface TimeSlicer {
+  /** Resolves at once while the slice has time left; otherwise yields to the main thread first. */
+  next(): Promise<void>;
+}
+
+export function createTimeSlicer(sliceMs = SLICE_MS, now: () => number = () => performance.now()): TimeSlicer {
+  let start = now();
+  return {
+    async next() {
+      if (now() - start < sliceMs) return;
+      await yieldToMain();
+      start = now();
+    },
+  };
+}
