@@ -10,7 +10,9 @@ import { checkGrounding } from '../core/grounding/index.js';
 import { selectMode, type DeviceProfile, type PlanModes } from '../core/mode/index.js';
 import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
-import { createRetriever, type Retriever } from '../core/retrieval/index.js';
+// The retriever and source selection only: the extractive answerer is a lazy chunk, loaded when it is the engine.
+import { createRetriever, type Retriever } from '../core/retrieval/retriever.js';
+import { selectSources as selectPassages } from '../core/retrieval/select-sources.js';
 import type { Citation, SourcePage } from '../core/sources.js';
 import { loadLanguageOf, prepareCorpus } from '../core/text/index.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';
@@ -278,20 +280,7 @@ async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: Platf
 
 /** The passages most likely to hold the answer, in rank order, within the character budget. */
 function selectSources(context: Context, question: string, planMaxChars: number | undefined): SourcePage[] {
-  const { corpus } = context.retriever;
-  const budget = Math.min(MAX_SOURCE_CHARS, planMaxChars ?? Infinity);
-  const order = context.retriever.rankPassages(question, MAX_SOURCES).map((r) => r.passage);
-  // A question about the page itself ("summarise this page") names no content: its opening passages stand in.
-  for (let p = 0; order.length < MAX_SOURCES && p < corpus.passages.length; p++) if (!order.includes(p)) order.push(p);
-  const out: SourcePage[] = [];
-  let used = 0;
-  for (const p of order) {
-    const passage = corpus.passages[p]!;
-    if (used + passage.text.length > budget) break;
-    used += passage.text.length;
-    out.push({ url: passage.url, title: passage.title, text: passage.text });
-  }
-  return out;
+  return selectPassages(context.retriever, question, { maxSources: MAX_SOURCES, maxChars: Math.min(MAX_SOURCE_CHARS, planMaxChars ?? Infinity) });
 }
 
 async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal; instructions: string | null }, onToken: (text: string) => void, refusal: string): Promise<Answer> {

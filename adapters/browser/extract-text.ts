@@ -72,6 +72,15 @@ export function domToText(root: Node, options: DomToTextOptions = {}): { text: s
       if (NEVER_TEXT.has(tag)) continue;
       const el = node as Element;
       if (options.skipFurniture && isFurniture(el, tag, frame.inContent)) continue;
+      if (tag === 'TABLE') {
+        const lines = headedTableLines(el, options);
+        if (lines !== null) {
+          requestBreak(2);
+          for (const line of lines) { pushText(line); requestBreak(1); }
+          requestBreak(2);
+          continue;
+        }
+      }
       if (tag === 'BR' || tag === 'HR') {
         requestBreak(1);
         continue;
@@ -92,6 +101,60 @@ export function domToText(root: Node, options: DomToTextOptions = {}): { text: s
     for (let child = node.lastChild; child !== null; child = child.previousSibling) stack.push({ node: child, exit: false, inContent, inPre, headingStart: -1 });
   }
   return { text: cleanText(parts.join(''), { dropBoilerplate: options.skipFurniture === true }), headings };
+}
+
+/**
+ * A data table with header cells as one line per row of "column: value" pairs ("Plan: Summit; Price: $49 per
+ * year"), so a row quoted alone still says what each value is; null for a table without header cells (layout),
+ * which the walk flattens as before. The header row is the first row when all its cells are `<th>` (or it sits in
+ * `<thead>`); a row's leading `<th>` names the row. Column spans are followed; nested tables stay in their cell.
+ */
+export function headedTableLines(table: Element, options: DomToTextOptions = {}): string[] | null {
+  const rows: Element[][] = [];
+  const inHead: boolean[] = [];
+  const walk = (el: Element, head: boolean): void => {
+    for (let c = el.firstElementChild; c !== null; c = c.nextElementSibling) {
+      const t = c.tagName.toUpperCase();
+      if (t === 'TR') {
+        const cells: Element[] = [];
+        for (let d = c.firstElementChild; d !== null; d = d.nextElementSibling) if (CELLS.has(d.tagName.toUpperCase())) cells.push(d);
+        if (cells.length > 0) { rows.push(cells); inHead.push(head); }
+      } else if (t === 'THEAD' || t === 'TBODY' || t === 'TFOOT') walk(c, head || t === 'THEAD');
+    }
+  };
+  walk(table, false);
+  const isTh = (cell: Element): boolean => cell.tagName.toUpperCase() === 'TH';
+  const first = rows[0];
+  const hasHeaderRow = first !== undefined && rows.length > 1 && first.length > 1 && (inHead[0] || first.every(isTh));
+  if (!hasHeaderRow && !rows.some((r) => r.length > 1 && isTh(r[0]!))) return null;
+  const cellText = (cell: Element): string => domToText(cell, options).text.replace(/\s*\n+\s*/g, ', ').trim();
+  const columns: string[] = [];
+  if (hasHeaderRow) for (const cell of first) { const text = cellText(cell); for (let k = 0; k < span(cell); k++) columns.push(text); }
+  const out: string[] = [];
+  for (let c = table.firstElementChild; c !== null; c = c.nextElementSibling) {
+    if (c.tagName.toUpperCase() === 'CAPTION') { const text = cellText(c); if (text) out.push(text); }
+  }
+  for (let r = hasHeaderRow ? 1 : 0; r < rows.length; r++) {
+    if (inHead[r]) continue;
+    const parts: string[] = [];
+    let col = 0;
+    for (const cell of rows[r]!) {
+      const text = cellText(cell);
+      const name = columns[col] ?? '';
+      col += span(cell);
+      if (text === '') continue;
+      parts.push(name !== '' && name !== text ? `${name}: ${text}` : text);
+    }
+    if (parts.length === 0) continue;
+    // Without a header row, a leading <th> names the row: "Weight: 1.8 kg".
+    out.push(!hasHeaderRow && isTh(rows[r]![0]!) && parts.length > 1 ? `${parts[0]}: ${parts.slice(1).join('; ')}` : parts.join('; '));
+  }
+  return out;
+}
+
+function span(cell: Element): number {
+  const n = Number(cell.getAttribute('colspan'));
+  return Number.isInteger(n) && n > 1 && n < 100 ? n : 1;
 }
 
 function isFurniture(el: Element, tag: string, inContent: boolean): boolean {

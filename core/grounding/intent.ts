@@ -1,4 +1,5 @@
 import { tokenize } from '../text/tokenize.js';
+import { QUESTION_WORDS } from '../text/question-words.js';
 import type { Lexicon } from './lexicon.js';
 
 /**
@@ -27,37 +28,78 @@ const HOW_AMOUNT = set('much many long often far old big large tall high heavy w
 // "how do I …", "how can we …", "how to …", "where can I buy …".
 const HOWTO_AUX = set('do can could should would to shall');
 const HOWTO_SUBJ = set('i we you one my');
-const BE_DO = set('is are was were does do did will would');
+// "how much is it", "how much are tickets": a price; "how much does it weigh" asks a price only with a money word.
+const BE = set('is are was were');
 // Words a how-to action may hide behind ("how do I *get* …" asks about what follows).
 const LIGHT_VERBS = set('get make go have be take do');
+// Questions asking for a reason or a person ask for no amount, price or opening hours, whatever words they hold
+// ("Why is the oil sold at a higher *price*?", "Who was in *charge* of the army?"). Interrogatives of the
+// languages with packs ("por qué" is two words: "por" before a question word).
+const WHY = set('why pourquoi warum weshalb wieso porque porquê 为什么 為什麼 なぜ 何故');
+const WHO = set('who whom whose qui wer wen wem wessen quien quienes quem 谁 誰');
+// An English idiom where a money word names no price ("in charge of").
+const NOT_MONEY_AFTER = set('in');
+// "5 times", "many times more": a multiplier, not a timetable.
+const MULTIPLIER_BEFORE = set('many more several few');
+const PAST = set('did was were');
+const NONE: ReadonlySet<string> = new Set();
+const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
+const KANA = /[\u3040-\u30ff]/;
+const KANJI = /[\u3400-\u9fff]/;
 
 /** The intent of a question (words as `tokenize` gives them). Cheap: one pass over the words, set lookups. */
-export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean): QuestionIntent {
+export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean, names: ReadonlySet<string> = NONE): QuestionIntent {
   const types = new Set<AnswerType>();
   const frame = new Set<string>();
+  // In languages that put the question word first, a word before it belongs to a statement the question builds
+  // on ("…policies are *expensive* quick fixes that ignore which facts?"), not to what is asked.
+  if (words.some((w) => CJK.test(w))) return cjkIntent(words, lex, isStopword);
+  let wh = words.findIndex((w) => QUESTION_WORDS.has(w) || lex.has('amount', w) || lex.has('when', w));
+  if (wh < 0) wh = 0;
+  const asksWhoOrWhy = words.some((w, i) => WHO.has(w) || WHY.has(w) || (w === 'por' && QUESTION_WORDS.has(words[i + 1] ?? '')));
+  let howMuch = false; // "how much", "combien", "cuánto", "多少": an amount that a money word makes a price
+  let priceByBe = false;
+  let howMany = false; // "how many times more did they pay": a count, whatever else it names
+  let money = false;
+  let hours = false;
+  let opening = false;
+  let clock = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (w === 'how' && i + 1 < words.length && HOW_AMOUNT.has(words[i + 1]!)) {
       frame.add(words[i + 1]!);
-      // "how much is it", "how much are tickets", "how much does it cost": a price.
-      types.add(words[i + 1] === 'much' && i + 2 < words.length && BE_DO.has(words[i + 2]!) ? 'money' : 'amount');
+      types.add('amount');
+      if (words[i + 1] === 'much') { howMuch = true; if (BE.has(words[i + 2] ?? '')) priceByBe = true; } else if (words[i + 1] === 'many') howMany = true;
       i++;
       continue;
     }
-    if (lex.has('amount', w)) { types.add('amount'); frame.add(w); }
-    if (lex.has('money', w)) types.add('money');
-    if (lex.has('hours', w)) types.add('hours');
-    if (lex.has('when', w)) types.add('time');
+    // One-word interrogatives of an amount or a time ("combien", "cuánto", "多少钱", "什么时候", "いくら") only frame.
+    if (lex.has('amount', w)) { types.add('amount'); frame.add(w); howMuch = true; }
+    if (lex.has('when', w)) { types.add('time'); frame.add(w); }
+    // Before the question word, or part of a name ("the Seattle *Times*", "Open Society"): no asked-for kind.
+    if (i < wh || names.has(w)) continue;
+    if (lex.has('money', w) && !NOT_MONEY_AFTER.has(words[i - 1] ?? '')) money = true;
+    if (lex.has('hours', w) && !(w === 'times' && (MULTIPLIER_BEFORE.has(words[i - 1] ?? '') || /^\d|^how$/.test(words[i - 1] ?? '')))) hours = true;
+    if (lex.has('opening', w)) opening = true;
+    if (lex.has('clockAsk', w)) clock = true;
+  }
+  if (!asksWhoOrWhy) {
+    // A price: "how much does it cost", "combien coûte", "多少钱", "what is the fee", "how much are tickets".
+    if ((money && !howMany) || (priceByBe && howMuch)) { types.add('money'); types.delete('amount'); }
+    // Opening hours: "opening hours", "horaires", or "what time / when does it open".
+    // ("When did the plant open?" asks for a date.)
+    if (hours || (opening && (clock || types.has('time')) && !words.some((w) => PAST.has(w)))) types.add('hours');
+  } else {
+    types.delete('amount');
   }
   const action = howToAction(words, lex, isStopword);
   if (action !== null) types.add('howto');
-  if (types.has('money')) types.delete('amount'); // "how much does it cost" asks for a price, not any amount
   return { types, frame, action };
 }
 
 // The verb of "how do I VERB", "how can we VERB", "how to VERB", "where can I VERB", "comment VERB", "cómo VERB",
 // "怎么 VERB": the first word after the interrogative (and its auxiliary, subject, modal) that is neither a
-// stopword nor a light verb.
+// stopword, a single letter nor a light verb.
 function howToAction(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean): string | null {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
@@ -72,8 +114,56 @@ function howToAction(words: readonly string[], lex: Lexicon, isStopword: (w: str
       j = i + 1;
       while (j < words.length && lex.has('modals', words[j]!)) j++;
     } else continue;
-    while (j < words.length && (LIGHT_VERBS.has(words[j]!) || isStopword(words[j]!))) j++;
+    while (j < words.length && (LIGHT_VERBS.has(words[j]!) || isStopword(words[j]!) || isLetter(words[j]!))) j++;
     if (j < words.length) return words[j]!;
   }
   return null;
+}
+
+// "a", "x": no verb. (One CJK character can be one: 买, 做.)
+function isLetter(w: string): boolean {
+  return w.length === 1 && !CJK.test(w);
+}
+
+/**
+ * Chinese and Japanese: no spaces and no fixed word order, so the language words are looked for in the joined
+ * question ("多少钱", "什么时候", "どうやって", "営業時間"), and the words they cover only frame it.
+ */
+function cjkIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean): QuestionIntent {
+  const types = new Set<AnswerType>();
+  const frame = new Set<string>();
+  const text = words.join('');
+  const starts: number[] = [];
+  let at = 0;
+  for (const w of words) { starts.push(at); at += w.length; }
+  const covered = (spans: readonly number[]): number[] => {
+    const ks: number[] = [];
+    words.forEach((w, k) => { for (let s = 0; s < spans.length; s += 2) if (starts[k]! < spans[s + 1]! && starts[k]! + w.length > spans[s]!) { ks.push(k); break; } });
+    return ks;
+  };
+  const amount = lex.spans('amount', text);
+  const when = lex.spans('when', text);
+  for (const k of covered(amount)) frame.add(words[k]!);
+  for (const k of covered(when)) frame.add(words[k]!);
+  if (when.length > 0) types.add('time');
+  if (!words.some((w) => WHO.has(w) || WHY.has(w))) {
+    if (lex.spans('money', text).length > 0) types.add('money');
+    else if (amount.length > 0) types.add('amount');
+    if (lex.spans('hours', text).length > 0) types.add('hours');
+  }
+  let action: string | null = null;
+  const howto = lex.spans('howto', text);
+  if (howto.length > 0) {
+    const skip = (w: string): boolean => isStopword(w) || lex.has('modals', w) || !KANJI.test(w) && KANA.test(w);
+    let k = words.findIndex((w, i) => starts[i]! >= howto[1]!);
+    if (k >= 0 && KANA.test(text)) {
+      // Japanese puts the verb last ("どうやって肉を*取り*ますか"): the last word that is not a particle or an ending.
+      for (k = words.length - 1; k >= 0 && starts[k]! >= howto[1]! && skip(words[k]!); k--);
+      if (k >= 0 && starts[k]! < howto[1]!) k = -1;
+    } else {
+      while (k >= 0 && k < words.length && skip(words[k]!)) k++;
+    }
+    if (k >= 0 && k < words.length) { action = words[k]!; types.add('howto'); }
+  }
+  return { types, frame, action };
 }

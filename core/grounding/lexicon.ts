@@ -7,6 +7,8 @@ export interface Lexicon {
   has(list: GroundingWordList, word: string): boolean;
   /** True when `word` contains a word of `list` (Chinese and Japanese, where one segmented word may hold it). */
   within(list: GroundingWordList, word: string): boolean;
+  /** Where words of `list` occur in `text` (start, end pairs, in list order): Chinese and Japanese questions. */
+  spans(list: GroundingWordList, text: string): number[];
 }
 
 /** One lexicon over the languages of `resources`: each list merged into one set on first use. */
@@ -25,6 +27,11 @@ export function lexiconOf(resources: readonly LanguageResources[]): Lexicon {
   return {
     has: (list, word) => get(list).has(word),
     within: (list, word) => { for (const s of get(list)) if (word.includes(s)) return true; return false; },
+    spans: (list, text) => {
+      const out: number[] = [];
+      for (const s of get(list)) for (let i = text.indexOf(s); i >= 0; i = text.indexOf(s, i + 1)) out.push(i, i + s.length);
+      return out;
+    },
   };
 }
 

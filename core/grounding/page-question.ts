@@ -9,7 +9,7 @@ import { questionLexicon, type Lexicon } from './lexicon.js';
 const INTENT = words(`summarise summarize summarising summarizing summarised summarized summary summaries sum tldr tl dr overview
   recap gist outline synopsis abstract eli5 takeaways takeaway highlights points`);
 // Verbs that ask about a topic: they make a page question only together with a word pointing at the page.
-const ABOUT = words('about explain explains describe describes tell say says said cover covers discuss discusses mean means');
+const ABOUT = words('about explain explains describe describes tell say says said cover covers discuss discusses mean means happen happens happened happening');
 const DEICTIC = words('this it here page webpage article site website document doc text post content contents');
 // Politeness and framing that may surround a page question without making it about something else.
 const FILLER = words(`me us please pls give can could would you quick quickly brief briefly short shortly main key important
@@ -63,8 +63,8 @@ export function hasSelfPhrasing(words: readonly string[], lex: Lexicon): boolean
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (lex.has('selfVerbs', w)) return true;
-    if (CJK.test(w)) { if (lex.within('selfNouns', w)) return true; continue; } // no articles; one word may hold it
-    if (!lex.has('selfNouns', w)) continue;
+    if (CJK.test(w)) { if (lex.within('selfNouns', w) || lex.within('selfTopics', w)) return true; continue; } // no articles; one word may hold it
+    if (!lex.has('selfNouns', w) && !lex.has('selfTopics', w)) continue;
     for (let j = Math.max(0, i - 4); j < i; j++) if (lex.has('determiners', words[j]!)) return true;
   }
   return false;
@@ -72,6 +72,6 @@ export function hasSelfPhrasing(words: readonly string[], lex: Lexicon): boolean
 
 /** The page-self words of {@link hasSelfPhrasing}: they are no topic words of the question. */
 export function isSelfWord(w: string, lex: Lexicon): boolean {
-  return lex.has('selfNouns', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||
-    lex.has('pageFiller', w) || (CJK.test(w) && lex.within('selfNouns', w));
+  return lex.has('selfNouns', w) || lex.has('selfTopics', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||
+    lex.has('pageFiller', w) || (CJK.test(w) && (lex.within('selfNouns', w) || lex.within('selfTopics', w)));
 }

@@ -1,41 +1,282 @@
-import { fail, ok, type Result } from '../errors/result.js';
+import { ok, type Fail, type Ok } from '../errors/result.js';
 import type { Citation } from '../sources.js';
-import type { RankedSentence, Retriever } from './retriever.js';
+import { CHECKABLE_TYPES, answerMatches, answerPossible, isAnswerCue, type AnswerIntent } from './answer-type.js';
+import type { AnalyzedQuery, RankedPassage, Retriever } from './retriever.js';
+import { createSentenceRanker, type RankedSentence, type RankingOptions, type SentenceRanker } from './sentence-ranker.js';
 
 /** Tunables of the extractive answerer. */
 export interface AnswerOptions {
   /** Ranked sentences returned beside the answer (the answer's own first). Default 3. */
   readonly candidates?: number;
   /**
-   * Least share of the question's IDF mass that the best sentence's passage must hold, else the outcome is
-   * `not_found`. Default 0.15: below it, a passage shares too little of what the question is about to answer it.
+   * Least confidence (0–1) to answer; below it the outcome is `not_found` with the closest passages. Default
+   * {@link ANSWER_DEFAULTS}.minConfidence. 0 answers whenever any sentence matches.
    */
-  readonly minCoverage?: number;
+  readonly minConfidence?: number;
+  /**
+   * When the best sentence holds nothing of the kind of fact asked for (no number for "how much", no date for
+   * "when", no email or phone for "how do I contact…"), answer with the best one that does. Default true.
+   */
+  readonly switchToAnswerType?: boolean;
+  /**
+   * When an answer sentence needs no particular context, quote with it the neighbour in its paragraph that shares
+   * more of the question (when one shares any). Default true.
+   */
+  readonly neighbourContext?: boolean;
+  /** Weights of the confidence over {@link ANSWER_SIGNALS} (bias last). */
+  readonly confidenceWeights?: readonly number[];
 }
+
+/**
+ * What the confidence weighs, in order (each 0–1): the shown text holds the exact kind asked for; the question
+ * asks for a checkable kind (amount, price, measure, time, contact) that the text cannot hold; the question has no
+ * expected kind; it is a yes/no question; share of the question's IDF in the answer's passage and heading; share of
+ * its weight in the answer's own sentences and heading; its most specific word is absent from the pages; that word
+ * is in the answer; the answer's lead over the next sentence; share of its content words found in the pages.
+ */
+export const ANSWER_SIGNALS = Object.freeze(['exact_kind', 'impossible_kind', 'untyped', 'yesno', 'section_coverage', 'answer_coverage',
+  'key_missing', 'key_in_answer', 'margin', 'page_coverage', 'words_in_answer', 'strength'] as const);
 
 /** An extractive answer: sentences quoted from the pages, with the pages they come from. */
 export interface ExtractiveAnswer {
-  /** The best sentence, quoted verbatim. */
+  /** What the visitor reads: the answering sentence, with the sentence of context it needs, in page order. */
   readonly text: string;
+  /** The sentence that holds the answer (`sentences[0]`). */
+  readonly answer: RankedSentence;
+  /** The sentence quoted with it for context (the one before or after it), or null. */
+  readonly context: string | null;
   readonly citations: readonly Citation[];
-  /** The best sentences, best first; `sentences[0].text === text`. */
+  /** The best sentences, best first; `sentences[0]` is the answer. */
   readonly sentences: readonly RankedSentence[];
+  /** How likely (0–1) the shown text answers the question, from {@link ANSWER_SIGNALS}. */
+  readonly confidence: number;
+  readonly signals: readonly number[];
 }
 
-export const ANSWER_DEFAULTS = Object.freeze({ candidates: 3, minCoverage: 0.15 });
+/** Why no answer was given, with what came closest: the passages to show as sources, and the ranked sentences. */
+export interface NotFound extends Fail<'not_found'> {
+  readonly closest: readonly RankedPassage[];
+  readonly sentences: readonly RankedSentence[];
+  /** The confidence the best sentence had, when there was one. */
+  readonly confidence?: number;
+  readonly signals?: readonly number[];
+}
+
+export type AnswerOutcome = Ok<ExtractiveAnswer> | NotFound;
 
 /**
- * Kit's built-in engine: picks the sentence of the pages that best answers `question` (BM25 over sentences
- * and passages, re-ranked by answer type and word proximity) and cites its page. `not_found` when no sentence
- * matches well enough; that is an expected outcome, not an error.
+ * Defaults. The confidence's weights and threshold are printed by `npx tsx scripts/eval/qa-fit.ts`: logistic
+ * regression on the development halves only (real pages' `dev`, SQuAD's `tune`), the threshold maximising right
+ * answers minus twice the wrong ones (docs/inference.md has the trade-off curve).
  */
-export function answerQuestion(retriever: Retriever, question: string, options: AnswerOptions = {}): Result<ExtractiveAnswer, 'not_found'> {
+export const ANSWER_DEFAULTS = Object.freeze({
+  candidates: 3,
+  minConfidence: 0.57,
+  switchToAnswerType: true,
+  neighbourContext: true,
+  confidenceWeights: Object.freeze([0.46, -0.17, -0.1, 0.11, 0.46, 0.37, 0, 0.34, 1.27, 0, 0.46, 0.22, -1.27]) as readonly number[],
+});
+
+function logistic(x: readonly number[], w: readonly number[]): number {
+  let z = w[x.length] ?? 0;
+  for (let i = 0; i < x.length; i++) z += x[i]! * (w[i] ?? 0);
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Kit's built-in engine over one corpus: ranks its sentences and picks, composes or declines an answer. */
+export interface Answerer {
+  readonly ranker: SentenceRanker;
+  answer(question: string): AnswerOutcome;
+}
+
+// Words that open a sentence leaning on the one before ("It weighs…", "However…", "Yes.").
+const LEANS_BACK = new Set(('it its this that these those they them their theirs he she his her him there such both however but also so then '
+  + 'therefore thus instead otherwise here yes no additionally moreover furthermore meanwhile still likewise similarly '
+  + 'il elle ils elles cela ceci ces mais donc cependant ainsi er sie es dies diese dieser dieses aber deshalb jedoch trotzdem '
+  + 'el ella ellos ellas esto estos estas pero sin ele ela eles elas isso mas porem lui loro questo questa ma dit deze maar').split(' '));
+
+/** Builds the answerer of `retriever`'s corpus (the sentence index is built here, once). */
+export function createAnswerer(retriever: Retriever, options: AnswerOptions & RankingOptions = {}): Answerer {
+  const ranker = createSentenceRanker(retriever, options);
   const k = Math.max(1, options.candidates ?? ANSWER_DEFAULTS.candidates);
-  const minCoverage = options.minCoverage ?? ANSWER_DEFAULTS.minCoverage;
-  const query = retriever.analyze(question);
-  const ranked = retriever.rankSentences(query, k);
-  const best = ranked[0];
-  if (!best) return fail('not_found', 'no word of the question occurs in the pages');
-  if (retriever.coverage(query, best.sentence) < minCoverage) return fail('not_found', 'no passage matches enough of the question');
-  return ok({ text: best.text, citations: [{ url: best.url, title: best.title }], sentences: ranked });
+  const switchType = options.switchToAnswerType ?? ANSWER_DEFAULTS.switchToAnswerType;
+  const minConfidence = options.minConfidence ?? ANSWER_DEFAULTS.minConfidence;
+  const weights = options.confidenceWeights ?? ANSWER_DEFAULTS.confidenceWeights;
+  const neighbourContext = options.neighbourContext ?? ANSWER_DEFAULTS.neighbourContext;
+  const { corpus } = retriever;
+  const sentences = corpus.sentences;
+  const { roles, headingOf } = ranker;
+  const missingWeight = Math.log(1 + corpus.passages.length + 0.5) * (1 + retriever.options.specificityWeight);
+
+  const samePassage = (a: number, b: number): boolean => b >= 0 && b < sentences.length && sentences[a]!.passage === sentences[b]!.passage;
+
+  // The sentence quoted with `s` so that it reads on its own, or -1.
+  const contextOf = (s: number, scores?: Float64Array): number => {
+    if (roles[s] === 'row') return -1;
+    const prev = s - 1;
+    if (samePassage(s, prev) && headingOf[prev] === headingOf[s]) {
+      if (roles[prev] === 'fragment') return prev;
+      const first = firstWord(sentences[s]!.text);
+      if (roles[prev] === 'sentence' && LEANS_BACK.has(first)) return prev;
+    }
+    // The first sentence of a section, short: its next sentence finishes what it starts ("Rinse the fly…").
+    const next = s + 1;
+    if (headingOf[s]! >= 0 && headingOf[s] === s - 1 && sentences[s]!.terms.length < 16 && samePassage(s, next)
+      && roles[next] === 'sentence' && sentences[next]!.paragraph === sentences[s]!.paragraph && headingOf[next] === headingOf[s]) return next;
+    if (scores) {
+      // The neighbour in the same paragraph that shares more of the question, when one shares any.
+      const p = sentences[s]!.paragraph;
+      const a = prev >= 0 && sentences[prev]!.paragraph === p && roles[prev] === 'sentence' ? scores[prev]! : 0;
+      const b = next < sentences.length && sentences[next]!.paragraph === p && roles[next] === 'sentence' ? scores[next]! : 0;
+      if (a > 0 || b > 0) return a >= b ? prev : next;
+    }
+    return -1;
+  };
+
+  // Share of the question's IDF mass found in the sentence's section: itself, its context, its heading, its passage.
+  const coverage = (q: AnalyzedQuery, s: number): number => {
+    if (q.totalIdf <= 0) return 0;
+    const wanted = new Set(q.terms);
+    let found = 0;
+    const take = (terms: ArrayLike<number>): void => {
+      for (let i = 0; i < terms.length; i++) { const id = terms[i]!; if (wanted.delete(id)) found += retriever.idf(id); }
+    };
+    take(corpus.passageTerms(sentences[s]!.passage));
+    if (headingOf[s]! >= 0) take(sentences[headingOf[s]!]!.terms);
+    return Math.min(1, found / q.totalIdf);
+  };
+
+  const notFound = (q: AnalyzedQuery, reason: string, ranked: readonly RankedSentence[]): NotFound => ({
+    ok: false, code: 'not_found', reason, closest: retriever.rankPassages(q, 3), sentences: ranked,
+  });
+
+  // The stem of the question's most specific word (rarest in general language), cue words of its answer type
+  // aside: what the question is about. Null when the question has none.
+  const keyOf = (q: AnalyzedQuery): string | null => {
+    let key: string | null = null;
+    let keyRank = 0;
+    for (const i of q.content) {
+      const w = q.words[i]!;
+      // "much" in "how much", "cost" in "how much does it cost": they say what kind of answer, not about what.
+      if (isAnswerCue(w) || isAnswerCue(q.stems[i]!) || (i > 0 && (q.words[i - 1] === 'how' || q.words[i - 1] === 'wie'))) continue;
+      const rank = /^\d/.test(w) ? 5_000 : Math.min(corpus.resources.commonRank(q.stems[i]!), 100_000);
+      if (rank > keyRank) { key = q.stems[i]!; keyRank = rank; }
+    }
+    return key;
+  };
+
+  // What the answer rests on, each 0–1 (see ANSWER_SIGNALS): the evidence the confidence weighs.
+  const signalsOf = (q: AnalyzedQuery, intent: AnswerIntent | null, chosen: RankedSentence, context: number, second: RankedSentence | undefined): number[] => {
+    const s = chosen.sentence;
+    const shown = context >= 0 ? `${sentences[context]!.text} ${chosen.text}` : chosen.text;
+    const typed = intent !== null && CHECKABLE_TYPES.has(intent.type);
+    const exact = intent !== null && intent.type !== 'yesno' && (chosen.typeMatch || answerMatches(intent, shown, q.words));
+    const possible = intent !== null && answerPossible(intent, shown, q.words);
+    const own = new Set<number>();
+    const addTerms = (t: ArrayLike<number>): void => { for (let i = 0; i < t.length; i++) own.add(t[i]!); };
+    addTerms(sentences[s]!.terms);
+    if (context >= 0) addTerms(sentences[context]!.terms);
+    if (headingOf[s]! >= 0) addTerms(sentences[headingOf[s]!]!.terms);
+    // The page's title names what every sentence of it is about ("Tent care guide" above "Rinse the fly").
+    addTerms(corpus.titleTerms[chosen.page] ?? []);
+    // Weight of the question's words: found ones by IDF × specificity, missing ones as the rarest possible.
+    let mass = 0;
+    let held = 0;
+    for (let i = 0; i < q.terms.length; i++) {
+      const w = retriever.idf(q.terms[i]!) * q.weights[i]!;
+      mass += w;
+      if (own.has(q.terms[i]!)) held += w;
+    }
+    mass += (q.content.length - q.terms.length) * missingWeight;
+    const key = keyOf(q);
+    const keyId = key === null ? undefined : corpus.vocabulary.get(key);
+    let onPage = 0;
+    let inAnswer = 0;
+    for (const i of q.content) {
+      const id = corpus.vocabulary.get(q.stems[i]!);
+      if (id !== undefined) { onPage++; if (own.has(id)) inAnswer++; }
+    }
+    return [
+      exact ? 1 : 0,
+      typed && !possible ? 1 : 0,
+      intent === null ? 1 : 0,
+      intent?.type === 'yesno' ? 1 : 0,
+      coverage(q, s),
+      mass > 0 ? held / mass : 0,
+      key !== null && keyId === undefined ? 1 : 0,
+      keyId !== undefined && own.has(keyId) ? 1 : 0,
+      second && chosen.score > 0 ? Math.max(0, (chosen.score - second.score) / chosen.score) : 1,
+      q.content.length > 0 ? onPage / q.content.length : 0,
+      q.content.length > 0 ? inAnswer / q.content.length : 0,
+      mass > 0 ? Math.min(1, chosen.score / (mass * 2)) : 0,
+    ];
+  };
+
+  const answer = (question: string): AnswerOutcome => {
+    const q = retriever.analyze(question);
+    const ranked = ranker.rank(q, Math.max(k, 10));
+    const best = ranked[0];
+    if (!best) return notFound(q, 'no word of the question occurs in the pages', []);
+    const intent: AnswerIntent | null = ranker.intentOf(q);
+    let chosen = best;
+    const scores = neighbourContext ? ranker.sentenceScores(q) : undefined;
+    let context = contextOf(best.sentence, scores);
+    if (switchType && intent !== null && CHECKABLE_TYPES.has(intent.type) && !best.typeMatch
+      && !answerPossible(intent, best.text, q.words) && !(context >= 0 && answerPossible(intent, sentences[context]!.text, q.words))) {
+      // The best sentence (with its context) holds nothing of the kind asked for, however phrased: a lower one
+      // that holds it exactly takes its place.
+      const typed = ranked.find((r) => r.typeMatch);
+      if (typed) { chosen = typed; context = contextOf(typed.sentence, scores); }
+    }
+    // The same sentence twice (one page under two addresses, text repeated across pages) is one candidate: a copy
+    // is no rival, so it neither takes a candidate's place nor cancels the answer's lead.
+    const seen = new Set<string>([chosen.text]);
+    const order = [chosen, ...ranked.filter((r) => r !== chosen && !seen.has(r.text) && (seen.add(r.text), true))].slice(0, k);
+    if (intent?.type === 'yesno') {
+      // A quoted sentence can confirm or deny only what the pages name: "does it come with a scale?" on a page
+      // that never says "scale" has no answer here, whatever sentence shares its other words. Very common words
+      // ("come", "use") are left out of the check: pages say them in other words.
+      // Without a common-word list for the pages' language, common and rare words cannot be told apart: no check.
+      const absent = corpus.resources.hasCommonWords ? q.content.find((i) => !corpus.vocabulary.has(q.stems[i]!) && !isAnswerCue(q.words[i]!)
+        && Math.min(corpus.resources.commonRank(q.stems[i]!), 100_000) > YESNO_COMMON_RANK) : undefined;
+      if (absent !== undefined) return notFound(q, `the pages never mention "${q.words[absent]}"`, order);
+    }
+    const signals = signalsOf(q, intent, chosen, context, order[1]);
+    const confidence = logistic(signals, weights);
+    if (confidence < minConfidence) {
+      const why = signals[1] === 1 ? `no passage holds a ${intent!.type} for the question`
+        : signals[6] === 1 ? `the pages never mention "${keyOf(q)}"` : 'no passage matches enough of the question';
+      return { ...notFound(q, why, order), confidence, signals };
+    }
+    const ctx = context >= 0 ? sentences[context]!.text : null;
+    const text = ctx === null ? chosen.text : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
+    return ok({ text, answer: chosen, context: ctx, citations: [{ url: chosen.url, title: chosen.title }], sentences: order, confidence, signals });
+  };
+
+  return { ranker, answer };
+}
+
+/** A yes/no question's words outside this many most common words of the language must be in the pages. */
+const YESNO_COMMON_RANK = 1_000;
+
+const answerers = new WeakMap<Retriever, Answerer>();
+
+/**
+ * Kit's built-in engine: picks the sentence of the pages that holds the kind of fact the question asks for (BM25
+ * over sentences, passages and the headings above them, re-ranked by answer type and word proximity), quotes it
+ * with the sentence of context it needs, and cites its page. Never a heading, a question or a fragment.
+ * `not_found`, with the closest passages, when no sentence holds an answer of the right kind or the pages share
+ * too little of the question: an expected outcome, not an error. The sentence index is built on first use and
+ * kept with the retriever (default options only).
+ */
+export function answerQuestion(retriever: Retriever, question: string, options?: AnswerOptions & RankingOptions): AnswerOutcome {
+  if (options) return createAnswerer(retriever, options).answer(question);
+  let a = answerers.get(retriever);
+  if (!a) { a = createAnswerer(retriever); answerers.set(retriever, a); }
+  return a.answer(question);
+}
+
+function firstWord(text: string): string {
+  const m = /^[\s"'“‘«(¿¡]*([\p{L}']+)/u.exec(text);
+  return m ? m[1]!.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '') : '';
 }

@@ -2,19 +2,19 @@ import type { InferenceEvent, InferencePort, InferenceRequest } from '../ports/i
 import type { SourcePage } from '../sources.js';
 import type { Corpus, CorpusOptions } from '../text/corpus.js';
 import { prepareCorpus } from '../text/prepare-corpus.js';
-import { answerQuestion, type AnswerOptions } from './answer.js';
-import { createRetriever, type Retriever } from './retriever.js';
+import { createAnswerer, type Answerer, type AnswerOptions } from './answer.js';
+import { createRetriever } from './retriever.js';
 
 /** Options of {@link createExtractiveInference}. */
 export interface ExtractiveInferenceOptions {
-  /** Said when no sentence answers the question. Default: "I could not find the answer to that on this page." */
+  /** Said when no sentence answers the question. Default: "I couldn't find that on this page." */
   readonly notFoundMessage?: string;
   readonly corpus?: CorpusOptions;
   readonly answer?: AnswerOptions;
 }
 
 export const EXTRACTIVE_MODEL = 'extractive';
-export const DEFAULT_NOT_FOUND_MESSAGE = 'I could not find the answer to that on this page.';
+export const DEFAULT_NOT_FOUND_MESSAGE = "I couldn't find that on this page.";
 
 /** A rough token count (≈ 4 characters a token for English, as OpenAI's rule of thumb) for usage records. */
 export function estimateTokens(text: string): number {
@@ -22,28 +22,30 @@ export function estimateTokens(text: string): number {
 }
 
 /**
- * Kit's built-in engine as an InferencePort: quotes the best sentence of the sources, streamed as word deltas,
- * cites its source, and ends with `done` and estimated token usage. It needs no model and no network, which
- * makes it the server's default backend and the SDK's last resort. The corpus of the last sources is kept,
- * so a conversation about one page indexes it once.
+ * Kit's built-in engine as an InferencePort: quotes the sentence of the sources that answers (with the sentence
+ * of context it needs), streamed as word deltas, cites its source, and ends with `done` and estimated token
+ * usage. When no sentence holds an answer of the kind asked for, it says so plainly (`notFoundMessage`) and cites
+ * the closest passages' sources instead of stating a wrong sentence. It needs no model and no network, which
+ * makes it the server's default backend and the SDK's last resort. The index of the last sources is kept, so a
+ * conversation about one page indexes it once.
  */
 export function createExtractiveInference(options: ExtractiveInferenceOptions = {}): InferencePort {
   const notFound = options.notFoundMessage ?? DEFAULT_NOT_FOUND_MESSAGE;
-  let cached: { sources: readonly SourcePage[]; retriever: Retriever } | null = null;
+  let cached: { sources: readonly SourcePage[]; answerer: Answerer } | null = null;
 
-  const retrieverFor = async (sources: readonly SourcePage[]): Promise<Retriever> => {
-    if (cached && sameSources(cached.sources, sources)) return cached.retriever;
+  const answererFor = async (sources: readonly SourcePage[]): Promise<Answerer> => {
+    if (cached && sameSources(cached.sources, sources)) return cached.answerer;
     // The sources' language pack loads first, so the corpus is stemmed and weighed with it.
     const corpus: Corpus = await prepareCorpus(sources, options.corpus);
-    cached = { sources: sources.map((s) => ({ url: s.url, title: s.title, text: s.text })), retriever: createRetriever(corpus) };
-    return cached.retriever;
+    cached = { sources: sources.map((s) => ({ url: s.url, title: s.title, text: s.text })), answerer: createAnswerer(createRetriever(corpus), options.answer) };
+    return cached.answerer;
   };
 
   return {
     model: EXTRACTIVE_MODEL,
     async *answer(request: InferenceRequest): AsyncGenerator<InferenceEvent> {
       request.signal?.throwIfAborted();
-      const outcome = answerQuestion(await retrieverFor(request.sources), request.question, options.answer);
+      const outcome = (await answererFor(request.sources)).answer(request.question);
       let text = outcome.ok ? outcome.value.text : notFound;
       let finishReason: 'stop' | 'length' = 'stop';
       if (request.maxOutputTokens !== undefined && estimateTokens(text) > request.maxOutputTokens) {
@@ -54,11 +56,10 @@ export function createExtractiveInference(options: ExtractiveInferenceOptions = 
         request.signal?.throwIfAborted();
         yield { type: 'delta', text: piece };
       }
-      if (outcome.ok) {
-        // Corpus pages are the request's sources in order, so a page index is the source's 1-based index − 1.
-        const used = new Set(outcome.value.sentences.slice(0, 1).map((s) => s.page));
-        for (const page of used) yield { type: 'citation', index: page + 1 };
-      }
+      // Corpus pages are the request's sources in order, so a page index is the source's 1-based index − 1. Without
+      // an answer, the closest passages' sources are cited: where the visitor may read on.
+      const pages = outcome.ok ? [outcome.value.answer.page] : outcome.closest.map((p) => p.page);
+      for (const page of new Set(pages)) yield { type: 'citation', index: page + 1 };
       const input = request.question + request.history.map((t) => t.content).join('') + request.sources.map((s) => s.title + s.text).join('');
       yield { type: 'done', finishReason, usage: { inputTokens: estimateTokens(input), outputTokens: estimateTokens(text) } };
     },

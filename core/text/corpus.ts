@@ -26,6 +26,8 @@ export interface CorpusSentence {
   readonly passage: number;
   /** Term ids (stems, stopwords included) in reading order. */
   readonly terms: Int32Array;
+  /** Index of its paragraph (a block between blank lines) across the corpus: a heading is a paragraph of its own. */
+  readonly paragraph: number;
 }
 
 /** A few consecutive sentences of one page, keeping the page's url and title for citation. */
@@ -117,6 +119,8 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
   const sRanges: number[] = [];
   const sTexts: string[] = [];
   const sPassage: number[] = [];
+  const sParagraph: number[] = [];
+  let paragraph = -1;
   const pRanges: number[] = [];
   const passages: Passage[] = [];
   const titleRanges: number[] = [];
@@ -133,10 +137,12 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
     const close = (): void => {
       const count = sTexts.length - first;
       if (count > 0) {
-        const texts = sTexts.slice(first);
-        // One sentence a line: whoever splits the passage again (the server's answerer, a model's prompt) keeps the
-        // boundaries, even for lines without punctuation such as table rows.
-        passages.push({ page: p, url: page.url, title: page.title, text: texts.join('\n'), firstSentence: first, sentenceCount: count });
+        // One sentence a line, a blank line between paragraphs: whoever splits the passage again (the server's
+        // answerer, a model's prompt) keeps the boundaries, even for lines without punctuation such as table rows,
+        // and still tells a heading (a paragraph of its own) from a list item.
+        let text = sTexts[first]!;
+        for (let i = first + 1; i < sTexts.length; i++) text += (sParagraph[i] === sParagraph[i - 1] ? '\n' : '\n\n') + sTexts[i]!;
+        passages.push({ page: p, url: page.url, title: page.title, text, firstSentence: first, sentenceCount: count });
         pRanges.push(pFrom, len);
       }
       pFrom = len;
@@ -144,6 +150,7 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
       pChars = 0;
     };
     for (const para of page.text.split(/\n[ \t\r\f\v]*\n/)) {
+      paragraph++;
       for (const s of splitSentences(para)) {
         for (const piece of capLength(s, maxSentence)) {
           const from = len;
@@ -152,6 +159,7 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
           sRanges.push(from, len);
           sTexts.push(piece);
           sPassage.push(passages.length);
+          sParagraph.push(paragraph);
           pChars += piece.length + 1;
           if (pChars >= passageChars) close();
         }
@@ -191,7 +199,7 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
     const terms = buf.subarray(sRanges[2 * i]!, sRanges[2 * i + 1]!);
     for (let k = 0; k < terms.length; k++) tf[terms[k]!]!++;
     tokenCount += terms.length;
-    return { text, passage: sPassage[i]!, terms };
+    return { text, passage: sPassage[i]!, terms, paragraph: sParagraph[i]! };
   });
 
   return {

@@ -30,6 +30,8 @@ export interface GroundingWords {
   readonly pageFiller?: string;
   /** Nouns naming a kind of page: "article", "story", "review". */
   readonly selfNouns?: string;
+  /** Nouns naming what a page argues or teaches ("the *thesis* of the column", "the story's *moral*"): like selfNouns. */
+  readonly selfTopics?: string;
   /** Verbs asking who wrote the page or what it reviews: "wrote", "reviewed". */
   readonly selfVerbs?: string;
   /** Articles and demonstratives before such a noun ("the story", not "how do I post"). */
@@ -38,8 +40,12 @@ export interface GroundingWords {
   readonly amount?: string;
   /** Words that ask for a price: "cost", "prix", "kostet". */
   readonly money?: string;
-  /** Words that ask for opening hours or a timetable: "hours", "horaires". */
+  /** Nouns that ask for opening hours or a timetable: "hours", "horaires". */
   readonly hours?: string;
+  /** Verbs of opening and closing ("open", "ferme"): opening hours when asked with a when-word or a clock word. */
+  readonly opening?: string;
+  /** Words asking for a time of day: "time" ("what time does it open"), "heure", "hora", "Uhr". */
+  readonly clockAsk?: string;
   /** Interrogatives of a time: "when", "quand". */
   readonly when?: string;
   /** Words that open a how-to question before its verb: "comment", "cómo". */
@@ -147,7 +153,14 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
     groundingWords(list) {
       let set = lexicon.get(list);
       if (!set) {
-        set = new Set((pack?.grounding?.[list] ?? '').split(/\s+/).filter(Boolean).flatMap((w) => tokenize(w)));
+        // In the answer-type lists, a Chinese or Japanese entry the segmenter would cut ("どうやって" → "どう"
+        // "やって", "何人" → "何" "人") stays whole: its pieces alone mean something else ("何" is any "what"), and
+        // the gate finds such entries inside the joined question (core/grounding/intent.ts).
+        const whole = WHOLE_CJK.has(list);
+        set = new Set((pack?.grounding?.[list] ?? '').split(/\s+/).filter(Boolean).flatMap((w) => {
+          const ts = tokenize(w);
+          return whole && ts.length > 1 && CJK_WORD.test(w) ? [ts.join('')] : ts;
+        }));
         lexicon.set(list, set);
       }
       return set;
@@ -157,6 +170,9 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
   registry.set(lang, entry);
   return entry;
 }
+
+const CJK_WORD = /[\u3040-\u30ff\u3400-\u9fff]/;
+const WHOLE_CJK: ReadonlySet<GroundingWordList> = new Set(['amount', 'money', 'hours', 'when', 'howto', 'opening', 'clockAsk']);
 
 // Terms are stems, so "centuries" and "century" share a rank: the first (most frequent) form's, the list's stem.
 function buildRanks(list: string): ReadonlyMap<string, number> {

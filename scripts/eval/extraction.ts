@@ -77,6 +77,9 @@ export const extractionSuite: EvalSuite<ExtractionCase> = {
     let f1 = 0;
     let ms = 0;
     let fallback = 0;
+    // Contrasts (not timed): the whole <body> as text, and Kit's fallback walk alone (body minus furniture).
+    let f1Body = 0;
+    let f1Fallback = 0;
     const f1s: number[] = [];
     for (const [i, c] of cases.entries()) {
       const html = await readFile(resolve(baseDir, c.htmlFile), 'utf8');
@@ -90,6 +93,10 @@ export const extractionSuite: EvalSuite<ExtractionCase> = {
       recall += score.recall;
       f1 += score.f1;
       f1s.push(score.f1);
+      const gold = wordTokens(htmlToText(expected));
+      f1Body += tokenF1(wordTokens(htmlToText(html)), gold).f1;
+      const walk = await extractFromHtml(html, c.url, { parseHtml: parseHtmlNode, minReadableChars: Number.MAX_SAFE_INTEGER });
+      f1Fallback += tokenF1(wordTokens(walk?.text ?? ''), gold).f1;
       if ((i + 1) % 20 === 0) log(`extraction: ${i + 1}/${cases.length}`);
     }
     const n = cases.length;
@@ -103,6 +110,8 @@ export const extractionSuite: EvalSuite<ExtractionCase> = {
       median_f1: round(f1s[Math.floor(n / 2)]!),
       pages_f1_below_0_9: f1s.filter((v) => v < 0.9).length,
       fallback_pages: fallback,
+      contrast_f1_body_text: round(f1Body / n),
+      contrast_f1_fallback_only: round(f1Fallback / n),
     };
   },
 };

@@ -1,28 +1,26 @@
 /**
  * `npm run eval -- qa <file.jsonl>` (CONTRACT §9): each case `{ page, question, answers }` is answered by the
- * product's extractive answerer (core/retrieval) over the corpus of its page. Metrics: n, top1_accuracy (the
- * answer's first sentence contains a gold answer), top3_recall (one of its first three ranked sentences does),
- * ms_per_question (index building amortised over the page's questions, plus answering; process CPU time, so
- * that other processes on a shared machine do not inflate it), containment after SQuAD's normalisation.
- * A not-found outcome counts as a miss.
+ * product's extractive answerer (core/retrieval) over the corpus of its page (scripts/eval/qa-run.ts). Matching is
+ * token containment after SQuAD's normalisation (scripts/eval/qa-metrics.ts): the gold answer's words, whole.
+ *
+ * Metrics: `n`; `top1_accuracy` (answered, and the answering sentence contains a gold answer; a `not_found` is a
+ * miss); `top3_recall` (one of the first three ranked sentences does); `ms_per_question` (process CPU time of
+ * indexing, amortised over the page's questions, plus answering); and beside them `ranked_top1` (the first ranked
+ * sentence, answered or not), `answered_rate`, `wrong_answer_rate` (answered, but the text shown — the sentence and
+ * its context — holds no gold answer), `best_sentence_em` / `best_sentence_f1` (SQuAD EM/F1 of the first ranked
+ * sentence), `substring_top1` (the former substring metric), and `via_sources`: the same figures on the path a
+ * visitor meets without KIT_INFERENCE_URL (the SDK's selected passages answered by the server's engine).
+ * Optional case fields (Kit extensions): `title`, the page's title, given to the corpus as the SDK gives
+ * `document.title`; `split`: figures are also given per split.
  */
-import { answerQuestion, createRetriever, type Retriever } from '../../core/retrieval/index.js';
-import { buildCorpus, detectPagesLanguage, loadLanguage } from '../../core/text/index.js';
+import { runQa, type QaFigures, type QaItem } from './qa-run.js';
 import { CaseError, requireObject, requireString, type EvalSuite } from './suite.js';
 
-export interface QaCase {
-  readonly page: string;
-  readonly question: string;
-  readonly answers: readonly string[];
-}
+export { normalizeAnswer } from './qa-metrics.js';
 
-/** SQuAD's answer normalisation: lower case, no ASCII punctuation, no articles, single spaces. */
-export function normalizeAnswer(s: string): string {
-  return s.toLowerCase()
-    .replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '')
-    .replace(/\b(a|an|the)\b/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+export interface QaCase extends QaItem {
+  readonly page: string | { url: string; title: string; text: string };
+  readonly split?: string;
 }
 
 export const qaSuite: EvalSuite<QaCase> = {
@@ -34,48 +32,39 @@ export const qaSuite: EvalSuite<QaCase> = {
     if (!Array.isArray(answers) || answers.length === 0 || !answers.every((a) => typeof a === 'string')) {
       throw new CaseError('"answers" must be a non-empty array of strings');
     }
-    return { page, question, answers: answers as string[] };
+    const split = o['split'];
+    if (split !== undefined && typeof split !== 'string') throw new CaseError('"split" must be a string when given');
+    // Kit extension: the page's title, given to the corpus as the SDK gives document.title.
+    const title = o['title'];
+    if (title !== undefined && typeof title !== 'string') throw new CaseError('"title" must be a string when given');
+    return { page: title === undefined ? page : { url: 'eval:page', title, text: page }, question, answers: answers as string[], ...(split === undefined ? {} : { split }) };
   },
 
   async run(cases, { log }) {
-    const retrievers = new Map<string, Retriever>();
-    let top1 = 0, top3 = 0, notFound = 0;
-    let buildMs = 0, answerMs = 0;
-    for (const c of cases) {
-      let r = retrievers.get(c.page);
-      if (!r) {
-        const pages = [{ url: 'eval:page', title: '', text: c.page }];
-        // As prepareCorpus does for the engines, with the one-off module load left out of the timing.
-        await loadLanguage(detectPagesLanguage(pages));
-        const t0 = cpuMs();
-        r = createRetriever(buildCorpus(pages));
-        buildMs += cpuMs() - t0;
-        retrievers.set(c.page, r);
-      }
-      const t2 = cpuMs();
-      const outcome = answerQuestion(r, c.question);
-      answerMs += cpuMs() - t2;
-      if (!outcome.ok) { notFound++; continue; }
-      const gold = c.answers.map(normalizeAnswer).filter((g) => g !== '');
-      const has = (text: string): boolean => { const t = normalizeAnswer(text); return gold.some((g) => t.includes(g)); };
-      if (has(outcome.value.sentences[0]!.text)) top1++;
-      if (outcome.value.sentences.slice(0, 3).some((s) => has(s.text))) top3++;
-    }
-    const n = cases.length;
-    log(`qa: ${n} questions, ${retrievers.size} pages (${(buildMs / retrievers.size).toFixed(1)} ms to index a page), ` +
-      `${((answerMs * 1000) / n).toFixed(0)} µs to answer (CPU), ${notFound} not found`);
-    return {
-      n,
-      top1_accuracy: round(top1 / n),
-      top3_recall: round(top3 / n),
-      ms_per_question: round((buildMs + answerMs) / n),
-    };
+    const page = await runQa(cases);
+    const sources = await runQa(cases, { path: 'sources' });
+    log(`qa: ${page.n} questions, ${page.pages} pages, ${page.answerUs.toFixed(0)} µs to answer (CPU), ${((1 - page.answered) * page.n).toFixed(0)} not found`);
+    const splits = [...new Set(cases.map((c) => c.split).filter((s): s is string => s !== undefined))].sort();
+    const bySplit: Record<string, Record<string, number>> = {};
+    for (const s of splits) bySplit[s] = metrics(await runQa(cases.filter((c) => c.split === s)));
+    return { ...metrics(page), via_sources: metrics(sources), ...(splits.length > 0 ? { by_split: bySplit } : {}) };
   },
 };
 
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
+/** The printed metrics of one run. */
+export function metrics(f: QaFigures): Record<string, number> {
+  return {
+    n: f.n,
+    top1_accuracy: round(f.top1),
+    top3_recall: round(f.top3),
+    ms_per_question: round(f.msPerQuestion),
+    ranked_top1: round(f.rankedTop1),
+    answered_rate: round(f.answered),
+    wrong_answer_rate: round(f.wrong),
+    best_sentence_em: round(f.em),
+    best_sentence_f1: round(f.f1),
+    substring_top1: round(f.substringTop1),
+  };
 }
 
 function round(x: number): number {

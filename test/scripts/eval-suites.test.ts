@@ -27,8 +27,10 @@ describe('npm run eval -- qa', function () {
     const r = run(['qa', 'test/fixtures/eval/qa.jsonl']);
     expect(r.status, r.stderr).to.equal(0);
     const m = lastLine(r.stdout);
-    expect(Object.keys(m)).to.deep.equal(['n', 'top1_accuracy', 'top3_recall', 'ms_per_question']);
-    expect(m).to.deep.include({ n: 5, top1_accuracy: 1, top3_recall: 1 });
+    // CONTRACT §9's four first, then Kit's extensions (docs/eval.md): the ranking alone, abstention, EM/F1, the visitor's path.
+    expect(Object.keys(m).slice(0, 4)).to.deep.equal(['n', 'top1_accuracy', 'top3_recall', 'ms_per_question']);
+    expect(Object.keys(m)).to.include.members(['ranked_top1', 'answered_rate', 'wrong_answer_rate', 'best_sentence_em', 'best_sentence_f1', 'via_sources']);
+    expect(m).to.deep.include({ n: 5, top1_accuracy: 1, top3_recall: 1, wrong_answer_rate: 0 });
     expect(m['ms_per_question']).to.be.a('number').and.greaterThan(0);
   });
 });

@@ -4,10 +4,11 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 /** Japanese: stopwords only (words are segmented, not stemmed). Loaded on demand (loadLanguage('ja')). */
 const GROUNDING: GroundingWords = {
   pageIntent: '要約 まとめ 概要',
-  pageAbout: 'について 説明 何',
+  pageAbout: 'について 説明 何 起き',
   pageDeictic: 'ページ 記事 この',
   pageFiller: 'ください 簡単',
-  selfNouns: '記事 ページ ニュース お話 作者 著者 筆者 ブログ 内容 文章 レビュー',
+  selfNouns: '記事 ページ ニュース お話 作者 著者 筆者 ブログ 内容 文章 レビュー 物語 童話 昔話 レシピ 研究 お知らせ',
+  selfTopics: '教訓 結論 主張 要点 論点 意見 メッセージ',
   selfVerbs: '書い 書き',
   amount: 'いくつ いくら 何人 何時間 何個 何回',
   money: '値段 価格 料金 費用 いくら',

@@ -4,10 +4,11 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 /** Chinese: stopwords only (words are segmented, not stemmed). Loaded on demand (loadLanguage('zh')). */
 const GROUNDING: GroundingWords = {
   pageIntent: '总结 摘要 概括 概述 要点',
-  pageAbout: '关于 讲 说 介绍',
+  pageAbout: '关于 讲 说 介绍 发生 發生',
   pageDeictic: '页面 本页 网页 文章 这个 这篇',
   pageFiller: '请 一下 简单 的 主要',
-  selfNouns: '文章 本文 报道 報導 报导 新闻 新聞 游记 遊記 博客 网页 網頁 页面 頁面 作者 评论 評論 帖子 内容 內容 这篇 這篇',
+  selfNouns: '文章 本文 报道 報導 报导 新闻 新聞 游记 遊記 博客 网页 網頁 页面 頁面 作者 评论 評論 帖子 内容 內容 这篇 這篇 故事 寓言 食谱 食譜 研究 公告',
+  selfTopics: '观点 觀點 论点 論點 结论 結論 寓意 教训 教訓 主旨 中心思想 启示 啟示',
   selfVerbs: '写 寫 讲 講 写的 寫的',
   amount: '多少 几 幾 多久 多长 多長',
   money: '价格 價格 价钱 價錢 多少钱 多少錢 费用 費用 票价 票價 收费 收費',

@@ -35,7 +35,7 @@ describe('extractMainContent', () => {
     const content = await extractMainContent(parseHtmlNode(html), URL_, { minReadableChars: 10_000 });
     expect(content.method).to.equal('fallback');
     expect(content.title).to.equal('Pricing');
-    expect(content.text).to.include('Pro: 29 € per month').and.include('Seats 1 5 50');
+    expect(content.text).to.include('Pro: 29 € per month').and.include('Seats: 1; 5; 50');
     expect(content.text).not.to.match(/Docs Blog|Legal|Home/);
     expect(content.headings).to.deep.equal([{ level: 1, text: 'Plans' }]);
   });

@@ -29,6 +29,24 @@ describe('domToText', () => {
     expect(domToText(body(html)).text).to.include('Menu links');
   });
 
+  it('renders each row of a table with a header row as "column: value" pairs, one row a line', () => {
+    const table = '<p>Plans:</p><table><caption>Memberships</caption><thead><tr><th>Plan</th><th>Price</th><th>Included</th></tr></thead>'
+      + '<tbody><tr><td>Summit</td><td>$49 per year</td><td><ul><li>Free shipping</li><li>One repair</li></ul></td></tr>'
+      + '<tr><td>Trailhead</td><td>$0</td><td></td></tr></tbody></table><p>After.</p>';
+    expect(domToText(body(table)).text).to.equal('Plans:\n\nMemberships\nPlan: Summit; Price: $49 per year; Included: Free shipping, One repair\nPlan: Trailhead; Price: $0\n\nAfter.');
+  });
+
+  it('names a row by its leading header cell, and follows column spans', () => {
+    expect(domToText(body('<table><tr><th>Weight</th><td>1.8 kg</td></tr><tr><th>Colours</th><td>green</td><td>grey</td></tr></table>')).text)
+      .to.equal('Weight: 1.8 kg\nColours: green; grey');
+    expect(domToText(body('<table><tr><th></th><th colspan="2">Pro</th><th>Max</th></tr><tr><th>Seats</th><td>5</td><td>6</td><td>50</td></tr></table>')).text)
+      .to.equal('Seats; Pro: 5; Pro: 6; Max: 50');
+  });
+
+  it('keeps a layout table without header cells as cells separated by spaces', () => {
+    expect(domToText(body('<table><tr><td>Photo</td><td>Caption text</td></tr><tr><td>Next</td><td>row</td></tr></table>')).text).to.equal('Photo Caption text\nNext row');
+  });
+
   it('keeps line breaks inside pre', () => {
     expect(domToText(body('<pre>line 1\nline 2</pre>')).text).to.equal('line 1\nline 2');
   });

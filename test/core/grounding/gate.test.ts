@@ -82,6 +82,69 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'Who won the 2018 FIFA World Cup?').grounded).to.equal(false);
   });
 
+  it('passes a question about one passage of a long catalogue-like page whatever the page length', () => {
+    // Regression: the pricing question passed with 30,000 characters of catalogue around its passage and was
+    // refused (too_few_matches) at 40,000 — its words ("plan", "cost", "month") occur no more often on the whole
+    // page than their general frequency predicts, though they meet in one passage.
+    const pricing = 'The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month.';
+    const item = (i: number): string => `Item ${i}: the model ${i} widget in blue, size ${i % 9}, ships in ${(i % 5) + 1} days. ${i % 5 === 4 ? '\n\n' : ''}`;
+    for (const chars of [10_000, 30_000, 40_000, 100_000, 400_000]) {
+      let catalogue = '';
+      for (let i = 0; catalogue.length < chars; i++) catalogue += item(i);
+      const half = catalogue.lastIndexOf('\n\n', chars / 2);
+      const text = `${catalogue.slice(0, half)}\n\n${pricing}\n\n${catalogue.slice(half)}`;
+      const corpus = buildCorpus([{ url: 'https://shop.example.com/pricing', title: 'Pricing', text }]);
+      expect(checkGrounding(corpus, 'How much does the Pro plan cost per month?'), `${chars}`).to.include({ grounded: true, reason: 'matched' });
+      expect(checkGrounding(corpus, 'What does the Team plan include?').grounded, `${chars}`).to.equal(true);
+      expect(checkGrounding(corpus, 'Who painted the Mona Lisa in Florence?').grounded, `${chars}`).to.equal(false);
+      expect(checkGrounding(corpus, 'How do I cook brown rice?').grounded, `${chars}`).to.equal(false);
+    }
+  });
+
+  it('answers a how-to only where its action meets the thing asked about in a sentence', () => {
+    // A games-news page: "connect" is said of the console and the TV; the Kinect is named sentences away.
+    const text = [
+      'Microsoft showed the new console at its press event on Sunday. You can connect the console to any 4K television with the included HDMI cable. The price was not announced.',
+      'The company also confirmed that the Kinect sensor will no longer be made. Sales of the accessory had fallen for two years, and few new games used it.',
+      'Pre-orders open next week in most regions.',
+    ].join('\n\n');
+    const corpus = buildCorpus([{ url: 'https://games.example/news', title: 'New console shown', text }]);
+    expect(checkGrounding(corpus, 'How do I connect the console to my television?')).to.include({ grounded: true, reason: 'matched' });
+    expect(checkGrounding(corpus, 'How do I connect the Kinect sensor?')).to.include({ grounded: false, reason: 'not_answerable' });
+    // The idea switched off: the action anywhere in the two passages was enough.
+    expect(checkGrounding(corpus, 'How do I connect the Kinect sensor?', { actionInSentence: false }).grounded).to.equal(true);
+  });
+
+  it('passes questions about what the page argues or teaches, or what happens in it, in a visitor\'s words', () => {
+    const fable = buildCorpus([{ url: 'https://fables.example/fox', title: 'The Fox and the Grapes', text:
+      'A hungry fox saw some fine bunches of grapes hanging from a vine high on a tree. He jumped again and again, but could not reach them.\n\n' +
+      'At last he walked away, saying: "I am sure they are sour." It is easy to despise what you cannot get.' }]);
+    for (const q of ['What is the lesson of the story?', 'What happened to the fox in the story?', "What's the story's message?", 'What is the main point of the story?']) {
+      expect(checkGrounding(fable, q), q).to.include({ grounded: true, reason: 'page_question' });
+    }
+    // Not about this page: a name it never mentions.
+    expect(checkGrounding(fable, 'What is the moral of Hamlet?').grounded).to.equal(false);
+    const es = buildCorpus([{ url: 'https://diario.example/opinion', title: 'El transporte público', text:
+      'La ciudad necesita más autobuses eléctricos y carriles exclusivos. El autor propone financiar la red con el impuesto de estacionamiento.\n\n' +
+      'Los vecinos del centro apoyan la medida, según una encuesta reciente del ayuntamiento.' }]);
+    expect(checkGrounding(es, '¿Cuál es la conclusión del artículo?'), 'es').to.include({ grounded: true, reason: 'page_question' });
+  });
+
+  it('refuses a question about a model or edition the page never names ("Quest 3" beside "Quest Pro")', () => {
+    const review = buildCorpus([{ url: 'https://tech.example/review', title: 'Headset review', text:
+      'The Meta Quest Pro costs $999 and ships with two controllers. Its battery lasts about two hours.\n\n' +
+      'Meta said in 2019 that the headset would follow the original Quest, and the company turned down a $3 offer per unit from a reseller.' }]);
+    expect(checkGrounding(review, 'How much does the Meta Quest Pro cost?')).to.include({ grounded: true });
+    expect(checkGrounding(review, 'How much does a Meta Quest 3 cost?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(review, 'How much does a Meta Quest 3 cost?', { modelNumbers: false }).grounded).to.equal(true);
+    // A price or a date after a name is no model number.
+    expect(checkGrounding(review, "Who turned down Meta's $3 offer?").grounded).to.equal(true);
+    const war = buildCorpus([{ url: 'https://history.example/ww2', title: 'Rationing', text:
+      'During World War II, Britain rationed food from 1940. Bacon, butter and sugar were rationed first; meat followed in March 1940.' }]);
+    expect(checkGrounding(war, 'When was meat rationed during World War 2?').grounded).to.equal(true);
+    expect(checkGrounding(war, 'When was meat rationed during World War 1?')).to.include({ grounded: false, reason: 'not_answerable' });
+  });
+
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];

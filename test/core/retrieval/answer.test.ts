@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from '../../support/fast-check.js';
-import { answerQuestion } from '../../../core/retrieval/answer.js';
+import { answerQuestion, createAnswerer } from '../../../core/retrieval/answer.js';
 import { createRetriever } from '../../../core/retrieval/retriever.js';
 import { buildCorpus } from '../../../core/text/corpus.js';
 import type { SourcePage } from '../../../core/sources.js';
@@ -25,8 +25,12 @@ describe('answerQuestion', () => {
       const out = answerQuestion(retriever, q);
       expect(out.ok, JSON.stringify(out)).to.equal(true);
       if (!out.ok) return;
-      expect(out.value.text).to.match(re);
-      expect(out.value.sentences[0]!.text).to.equal(out.value.text);
+      expect(out.value.answer.text).to.match(re);
+      expect(out.value.sentences[0]).to.equal(out.value.answer);
+      // What the visitor reads: the answer, with at most one sentence of context around it.
+      expect(out.value.text).to.include(out.value.answer.text);
+      if (out.value.context !== null) expect(out.value.text).to.include(out.value.context);
+      expect(out.value.confidence).to.be.within(0, 1);
       expect(out.value.citations).to.deep.equal([{ url: P[page]!.url, title: P[page]!.title }]);
     });
   }
@@ -45,9 +49,19 @@ describe('answerQuestion', () => {
     expect(answerQuestion(retriever, '')).to.deep.include({ ok: false, code: 'not_found' });
   });
 
-  it('is not_found when the best passage holds too little of the question', () => {
+  it('is not_found, with the closest passages, when its confidence is too low', () => {
     const out = answerQuestion(retriever, 'Which Bavarian football club signed the Brazilian striker for the cake?');
     expect(out).to.deep.include({ ok: false, code: 'not_found' });
+    if (out.ok) return;
+    expect(out.closest.length).to.be.within(1, 3);
+    expect(out.confidence).to.be.below(0.65);
+    const sure = createAnswerer(retriever, { minConfidence: 0 }).answer('Which Bavarian football club signed the Brazilian striker for the cake?');
+    expect(sure.ok).to.equal(true);
+  });
+
+  it('is not_found when a yes/no question names what the pages never mention', () => {
+    const out = answerQuestion(createRetriever(buildCorpus([P['bakery']!])), 'Does the Family plan come with a blender?');
+    expect(out).to.deep.include({ ok: false, code: 'not_found', reason: 'the pages never mention "blender"' });
   });
 
   it('never throws when asked anything', () => {

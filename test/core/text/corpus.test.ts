@@ -8,6 +8,7 @@ import { splitSentences } from '../../../core/text/sentences.js';
 import { tokenize } from '../../../core/text/tokenize.js';
 import { checkGrounding } from '../../../core/grounding/gate.js';
 import { createRetriever } from '../../../core/retrieval/retriever.js';
+import { createSentenceRanker } from '../../../core/retrieval/sentence-ranker.js';
 import { onlyEnglish } from './only-english.js';
 import type { SourcePage } from '../../../core/sources.js';
 import pages from '../../fixtures/grounding/pages.json' with { type: 'json' };
@@ -25,8 +26,9 @@ describe('buildCorpus', () => {
       expect(p.title).to.equal(corpus.pages[p.page]!.title);
       const own = corpus.sentences.slice(p.firstSentence, p.firstSentence + p.sentenceCount);
       expect(own.every((s) => corpus.passages[s.passage] === p)).to.equal(true);
-      // One sentence a line, so a later split (server answerer, model prompt) keeps the boundaries.
-      expect(p.text).to.equal(own.map((s) => s.text).join('\n'));
+      // One sentence a line, a blank line between paragraphs, so a later split (server answerer, model prompt) keeps the boundaries.
+      expect(p.text).to.equal(own.map((s, i) => (i === 0 ? '' : s.paragraph === own[i - 1]!.paragraph ? '\n' : '\n\n') + s.text).join(''));
+      expect(buildCorpus([{ url: p.url, title: p.title, text: p.text }]).sentences.map((s) => s.text)).to.deep.equal(own.map((s) => s.text));
     }
     expect(new Set(corpus.passages.map((p) => p.page))).to.deep.equal(new Set([0, 1]));
   });
@@ -113,14 +115,14 @@ describe('buildCorpus before the language pack loads', () => {
     const page = P['lyon']!;
     const corpus = buildCorpus([page]);
     expect(corpus.resources.loaded).to.equal(false);
-    const retriever = createRetriever(corpus);
+    const retriever = createSentenceRanker(createRetriever(corpus));
     const pageWords = [...new Set(tokenize(page.text))];
     const words = [...pageWords, 'pourquoi', 'musées', 'football', 'Traboules', 'basilique'];
     const questions = fc.sample(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 6 }).map((ws) => ws.join(' ')), 200);
     const decide = (q: string) => ({
       analyzed: corpus.analyze(q),
       verdict: checkGrounding(corpus, q),
-      ranked: retriever.rankSentences(q, 3).map((r) => r.sentence),
+      ranked: retriever.rank(q, 3).map((r) => r.sentence),
     });
     const before = questions.map(decide);
     await loadLanguage('fr');

@@ -10,7 +10,7 @@ import { pageCases, rates, squadCases, type GateCase } from '../../../scripts/ev
 // accepted ≤ 12 %). On real pages the goals are NOT met yet (docs/grounding.md): the floors there are the measured
 // held-out level less a small margin, so that a change making the gate worse on real pages fails here.
 const GOAL = { balanced: 0.92, frr: 0.04, far: 0.12 };
-const REAL_PAGES_FLOOR = { balanced: 0.83, frr: 0.11, far: 0.22 };
+const REAL_PAGES_FLOOR = { balanced: 0.85, frr: 0.10, far: 0.20 };
 
 describe('grounding quality (held-out halves)', function () {
   this.timeout(60_000);

@@ -1,0 +1,135 @@
+import type { Corpus } from '../text/corpus.js';
+import { resourcesFor } from '../text/resources.js';
+import type { QuestionIntent } from './intent.js';
+import { passageFacts, MONEY, HOURS, TIME, AMOUNT } from './answer-types.js';
+import { lexiconOf, type Lexicon } from './lexicon.js';
+import type { ContentWord, PageVerdict } from './evidence.js';
+import { lowerBound } from './postings.js';
+
+/** How the answerability check reads a question (settings resolved from the options and the intent). */
+export interface VerdictSettings {
+  readonly minCoverage: number;
+  readonly power: number;
+  readonly intent: QuestionIntent;
+  readonly actionId: number | undefined;
+  readonly window: number;
+  readonly smoothing: number;
+  /** How-to questions: the action must share a sentence (or its neighbour) with another of the question's words. */
+  readonly actionInSentence: boolean;
+}
+
+/**
+ * Answerability: the pages with one passage that holds the question's key terms and the kind of answer it asks
+ * for. A word weighs its general-language rarity, less the more of its page's passages hold it (the page's own
+ * topic words say little about whether this question is answered here: every question on the page names them);
+ * the passage must hold `minCoverage` of the question's weight, an answer of each asked type (a price, a time,
+ * opening hours, an amount) and, for a how-to question, the asked action.
+ */
+export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v: PageVerdict, settings: VerdictSettings): boolean {
+  const m = content.length;
+  const page = v.page;
+  const perPage = passagesPerPage(corpus)[page]!;
+  const first = firstPassageOf(corpus)[page]!;
+  const weights = new Float64Array(m);
+  let total = 0;
+  for (let k = 0; k < m; k++) {
+    weights[k] = Math.log(content[k]!.rank + 1) * Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power);
+    total += weights[k]!;
+  }
+  // Coverage by window start (a passage and the next one of the page: an answer often spans a passage boundary).
+  const cov = new Float64Array(perPage);
+  for (let k = 0; k < m; k++) {
+    const id = content[k]!.id;
+    if (id === undefined || v.df[k] === 0) continue;
+    const list = corpus.passagesWith(id);
+    let last = -1;
+    for (let i = lowerBound(list, first); i < list.length && list[i]! < first + perPage; i++) {
+      const local = list[i]! - first;
+      for (let q = settings.window > 1 ? local - 1 : local; q <= local; q++) {
+        if (q < 0 || q <= last) continue;
+        cov[q]! += weights[k]!;
+        last = q;
+      }
+    }
+  }
+  for (let q = 0; q < perPage; q++) {
+    if (cov[q] === 0 || (total > 0 && cov[q]! < settings.minCoverage * total)) continue;
+    const next = settings.window > 1 && q + 1 < perPage ? first + q + 1 : -1;
+    if (holdsAnswerTypes(corpus, first + q, next, settings, content)) return true;
+  }
+  return false;
+}
+
+function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings, content: readonly ContentWord[]): boolean {
+  const { types } = settings.intent;
+  if (types.size === 0) return true;
+  if (types.has('howto')) {
+    const a = settings.actionId;
+    if (a === undefined || !(corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)))) return false;
+    if (settings.actionInSentence && !actionMeetsObject(corpus, p, next, a, content)) return false;
+  }
+  const lex = passageLexicon(corpus);
+  const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
+  if (types.has('money') && !(f & MONEY)) return false;
+  if (types.has('hours') && !(f & HOURS)) return false;
+  if (types.has('time') && !(f & TIME)) return false;
+  if (types.has('amount') && !(f & AMOUNT)) return false;
+  return true;
+}
+
+/**
+ * A how-to's action is about the question's thing when one sentence holding the action, or the sentence next to
+ * it, also holds another of the question's words: "connect" in a sentence about a TV and "Kinect" three sentences
+ * later do not say how to connect a Kinect. (A question with no other word found on the page passes.)
+ */
+function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[]): boolean {
+  const others: number[] = [];
+  for (const c of content) if (c.id !== undefined && c.id !== action) others.push(c.id);
+  if (others.length === 0) return true;
+  const from = corpus.passages[p]!.firstSentence;
+  const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
+  const to = last.firstSentence + last.sentenceCount; // exclusive
+  const hasOther = (s: number): boolean => {
+    if (s < from || s >= to) return false;
+    const t = corpus.sentences[s]!.terms;
+    for (const id of others) if (t.includes(id)) return true;
+    return false;
+  };
+  for (let s = from; s < to; s++) {
+    if (!corpus.sentences[s]!.terms.includes(action)) continue;
+    if (hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) return true;
+  }
+  return false;
+}
+
+const lexCache = new WeakMap<Corpus, Lexicon>();
+/** Passages are read with their corpus's language and English (web pages mix in English words and currencies). */
+function passageLexicon(corpus: Corpus): Lexicon {
+  let l = lexCache.get(corpus);
+  if (!l) { l = lexiconOf([corpus.resources, resourcesFor('en')]); lexCache.set(corpus, l); }
+  return l;
+}
+
+const firstCache = new WeakMap<Corpus, Int32Array>();
+/** By page: the index of its first passage (a page's passages are consecutive). */
+function firstPassageOf(corpus: Corpus): Int32Array {
+  let a = firstCache.get(corpus);
+  if (!a) {
+    a = new Int32Array(corpus.pages.length).fill(-1);
+    corpus.passages.forEach((p, i) => { if (a![p.page] === -1) a![p.page] = i; });
+    firstCache.set(corpus, a);
+  }
+  return a;
+}
+
+const perPageCache = new WeakMap<Corpus, Int32Array>();
+function passagesPerPage(corpus: Corpus): Int32Array {
+  let a = perPageCache.get(corpus);
+  if (!a) {
+    a = new Int32Array(corpus.pages.length);
+    for (const p of corpus.passages) a[p.page]!++;
+    perPageCache.set(corpus, a);
+  }
+  return a;
+}
+

@@ -1,0 +1,124 @@
+/**
+ * The default answerer as a visitor meets it (issue 16): a page extracted by Kit's own extraction, the passages the
+ * SDK selects for the question, and the server's extractive engine answering over them. The failures reported on
+ * a product FAQ and the demo shop, as regressions: an answer that is a heading or a question, a wrong sentence
+ * stated confidently, a refusal of what the page says, a flattened table row.
+ *
+ * Pages: the demo site (demo/) and a small FAQ written for these tests (test/fixtures/answer/grinder-faq.html),
+ * neither used to tune or measure anything.
+ */
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { extractFromHtml } from '../../../adapters/browser/extract-from-html.js';
+import type { InferenceEvent } from '../../../core/ports/inference.port.js';
+import { answerQuestion, createExtractiveInference, createRetriever, DEFAULT_NOT_FOUND_MESSAGE, roleOf, selectSources } from '../../../core/retrieval/index.js';
+import type { SourcePage } from '../../../core/sources.js';
+import { buildCorpus } from '../../../core/text/corpus.js';
+import { parseHtmlNode } from '../../../scripts/eval/extraction.js';
+
+async function load(file: string, url: string): Promise<SourcePage> {
+  const content = await extractFromHtml(readFileSync(file, 'utf8'), url, { parseHtml: parseHtmlNode });
+  if (!content) throw new Error(`no text in ${file}`);
+  return { url, title: content.title, text: content.text };
+}
+
+interface Reply { text: string; cited: SourcePage[] }
+
+/** The visitor's path: the SDK's source selection over the pages, then the server's engine over those sources. */
+async function ask(pages: readonly SourcePage[], question: string): Promise<Reply> {
+  const sources = selectSources(createRetriever(buildCorpus(pages)), question, { maxSources: 6, maxChars: 12_000 });
+  let text = '';
+  const cited: SourcePage[] = [];
+  for await (const e of createExtractiveInference().answer({ question, history: [], sources }) as AsyncIterable<InferenceEvent>) {
+    if (e.type === 'delta') text += e.text;
+    if (e.type === 'citation') cited.push(sources[e.index - 1]!);
+  }
+  return { text, cited };
+}
+
+describe('the default answerer on the demo shop and a product FAQ', () => {
+  let faq: SourcePage;
+  let site: SourcePage[];
+  before(async () => {
+    faq = await load('test/fixtures/answer/grinder-faq.html', 'https://aurora.example/faq');
+    site = await Promise.all(['index', 'faq', 'pricing', 'shipping', 'docs/tent-care'].map((f) => load(`demo/${f}.html`, `https://demo.example/${f}`)));
+  });
+  const page = (name: string): SourcePage => site.find((p) => p.url.endsWith(name))!;
+
+  it('answers with the sentence under the FAQ question, never the FAQ question itself', async () => {
+    const r = await ask([faq], 'How many grind settings does it have?');
+    expect(r.text).to.match(/40 stepped grind settings/);
+    expect(r.text).not.to.include('?');
+  });
+
+  it('answers "how do I clean…" with the instructions under the Cleaning heading, never the heading', async () => {
+    const r = await ask([page('tent-care')], 'How do I clean my tent?');
+    expect(r.text).to.match(/^Rinse the fly with lukewarm water/);
+    expect(r.text).not.to.equal('Cleaning');
+    const g = await ask([faq], 'How do I clean the grinder?');
+    expect(g.text).to.match(/Unplug the grinder/);
+    expect(g.text).to.match(/Brush both burrs/);
+  });
+
+  it("gives the tent's weight, not its interior length, when the site holds both", async () => {
+    const r = await ask(site, 'How much does the Ridgeline 2 weigh?');
+    expect(r.text).to.match(/890 grams/);
+    expect(r.text).not.to.match(/220 centimetres/);
+    expect(r.cited.map((c) => c.url)).to.deep.equal(['https://demo.example/index']);
+  });
+
+  it('answers from a page the site lists under two addresses (/ and /index.html) as from one page', async () => {
+    // The crawl reads the home page twice when the sitemap names / and the visitor is on /index.html: its copy must
+    // neither take a source's place nor count as a rival sentence that makes the answer look uncertain.
+    const twice = [...site, { ...page('index'), url: 'https://demo.example/' }];
+    const sources = selectSources(createRetriever(buildCorpus(twice)), 'How heavy is the Ridgeline 2?', { maxSources: 6, maxChars: 12_000 });
+    expect(new Set(sources.map((s) => s.text)).size).to.equal(sources.length);
+    expect(sources).to.have.length(6);
+    const r = await ask(twice, 'How heavy is the Ridgeline 2?');
+    expect(r.text).to.match(/890 grams/);
+    const out = answerQuestion(createRetriever(buildCorpus(twice)), 'How heavy is the Ridgeline 2?');
+    expect(out.ok).to.equal(true);
+    if (out.ok) expect(new Set(out.value.sentences.map((s) => s.text)).size).to.equal(out.value.sentences.length);
+  });
+
+  it('says plainly that the page does not say, citing the closest passages, when asked what it never mentions', async () => {
+    const r = await ask([faq], 'Does it come with a scale?');
+    expect(r.text).to.equal(DEFAULT_NOT_FOUND_MESSAGE);
+    expect(r.text).to.equal("I couldn't find that on this page.");
+    expect(r.cited.length).to.be.at.least(1);
+    const w = await ask([faq], 'Does the grinder come with a scale?');
+    expect(w.text).not.to.match(/warranty/);
+  });
+
+  it('answers a support contact and a price in euros that the page gives', async () => {
+    expect((await ask([faq], 'How can I contact support?')).text).to.match(/support@aurora-coffee\.example/);
+    expect((await ask([page('shipping')], 'How do I contact you?')).text).to.match(/help@fernwood\.example/);
+    expect((await ask([faq], 'How much does the Aurora Pro cost?')).text).to.match(/€219/);
+    expect((await ask([faq], 'How much is delivery?')).text).to.match(/free on orders over €50/);
+  });
+
+  it('quotes a table row as "column: value" pairs', async () => {
+    const r = await ask([page('pricing')], 'How much is the Summit membership?');
+    expect(r.text).to.match(/Plan: Summit; Price: \$49 per year; Discount: 10% on all gear/);
+    expect((await ask([faq], 'How heavy is the Aurora Pro?')).text).to.match(/Model: Aurora Pro; .*Weight: 2\.6 kg/);
+  });
+
+  it('adds the sentence of context an answer leans on', async () => {
+    const r = await ask([page('faq')], 'Do Ridgeline tents need trekking poles?');
+    expect(r.text).to.match(/^Yes\. Ridgeline tents pitch with two trekking poles/);
+  });
+
+  it('never answers with a heading, a question or a fragment, whatever is asked', async () => {
+    const questions = ['How many grind settings are there?', 'Delivery', 'Talk to us', 'What warranty do you offer?', 'models and prices',
+      'Cleaning', 'Seam sealing', 'Zippers', 'Returns', 'Contact', 'Gift memberships', 'What we make', 'Visit the workshop', 'Repairs for life'];
+    for (const q of questions) {
+      for (const pages of [[faq], site]) {
+        const out = answerQuestion(createRetriever(buildCorpus(pages)), q);
+        if (!out.ok) continue;
+        const role = roleOf(out.value.answer.text, out.value.answer.text.split(/\s+/).length, false);
+        expect(['sentence', 'row'], `${q} → ${out.value.answer.text}`).to.include(role);
+        expect(out.value.answer.text, q).not.to.match(/\?$/);
+      }
+    }
+  });
+});
