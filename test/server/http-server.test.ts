@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { createHttpServer, type KitHttpServer } from '../../server/http-server.js';
+import { createHttpServer, type HttpServerOptions, type KitHttpServer } from '../../server/http-server.js';
 import { testPostgres } from '../support/databases.js';
 import { postgresAvailable } from '../support/postgres.js';
 import { startChildServer, type ChildServer } from './support/child-server.js';
@@ -33,7 +33,7 @@ function rawConnection(port: number, localAddress: string): Promise<{ socket: So
 describe('createHttpServer', () => {
   let server: KitHttpServer | null = null;
   let port = 0;
-  const start = async (limits = LIMITS, handler: Parameters<typeof createHttpServer>[0] = (_req, res) => res.end('ok')) => {
+  const start = async (limits: HttpServerOptions = LIMITS, handler: Parameters<typeof createHttpServer>[0] = (_req, res) => res.end('ok')) => {
     server = createHttpServer(handler, limits);
     port = (await server.listen(0, '127.0.0.1')).port;
   };
