@@ -123,7 +123,7 @@ describe('in plain Chromium (no GPU)', function () {
     expect(await page.evaluate(() => localStorage.getItem('kit:webgpu-absent'))).to.equal(null);
     await initKit(page, { apiKey: key });
     const ready = await waitForEvent(page, 'ready');
-    expect(ready).to.deep.include({ mode: 'remote', model: 'remote' });
+    expect(ready.mode).to.equal('remote');
     // Long enough for any probe started at init to have finished and logged.
     await page.waitForTimeout(1_000);
     expect(consoleLines).to.deep.equal([]);
