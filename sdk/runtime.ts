@@ -70,9 +70,10 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     emit('error', toEvent(err));
     return null;
   });
-  const devicePromise: Promise<DeviceProfile> = config.mode === 'remote'
-    ? Promise.resolve({ adapter: null })
-    : import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal, reuseAbsentVerdict: config.mode === 'auto' }));
+  // The WebGPU probe runs only when its verdict decides something (issue 10.3): Chromium logs "No available
+  // adapters." whenever requestAdapter() finds none, so a page whose visitor asks nothing must not call it.
+  const probe = (): Promise<DeviceProfile> => import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal, reuseAbsentVerdict: config.mode === 'auto' }));
+  const devicePromise: Promise<DeviceProfile | null> = config.mode === 'local' ? probe() : Promise.resolve(null);
   const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
     ? import(/* webpackChunkName: "kit-redaction" */ '../core/redaction/index.js').then((m) => m.loadRedactor(config.redact))
     : Promise.resolve(null);
@@ -100,10 +101,23 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const settings = plan?.assistant ?? null;
   // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default.
   const refusalText = config.refusalMessage === DEFAULT_REFUSAL_MESSAGE && settings?.refusal_message ? settings.refusal_message : config.refusalMessage;
-  const engine = await chooseEngine(config, host, plan, device, client, emit, signal, () => ({ pageUrl: pageUrl(), conversationId: log.conversationId }));
-  const mode = engine.kind === 'remote' ? 'remote' : 'local';
-
-  const logMode = engine.kind === 'remote' ? 'remote' : engine.kind === 'extractive' ? 'extractive' : 'local';
+  const logContext = () => ({ pageUrl: pageUrl(), conversationId: log.conversationId });
+  const when = probeWhen(config, plan);
+  // 'auto' with both modes allowed: remote answers until the first question that reaches an engine; that question
+  // probes the device and, on a GPU that can hold a model, loads it (a `mode` event announces the switch).
+  let deferred: (() => Promise<Engine>) | null = null;
+  let engine: Engine;
+  if (when === 'first-question') {
+    engine = { kind: 'remote', port: createRemoteInference(client, { context: logContext }) };
+    emit('mode', { mode: 'remote', model: engine.port.model, reason: 'device_not_probed' });
+    let choosing: Promise<Engine> | null = null;
+    deferred = () => (choosing ??= probe().then((d) => chooseEngine(config, host, plan, d, client, emit, signal, logContext)));
+  } else {
+    engine = await chooseEngine(config, host, plan, device ?? (when === 'now' ? await probe() : { adapter: null }), client, emit, signal, logContext);
+  }
+  const modeOf = (e: Engine) => (e.kind === 'remote' ? 'remote' : 'local');
+  const logModeOf = (e: Engine) => (e.kind === 'remote' ? 'remote' : e.kind === 'extractive' ? 'extractive' : 'local');
+  const mode = modeOf(engine);
   const assistant: Assistant = {
     ready: { mode, model: engine.port.model, context: context.stats },
     settings,
@@ -116,7 +130,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         if (!answer && engine.kind === 'remote') return;
         log.report({
           messageId: answer?.id ?? log.newMessageId(), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
-          mode: logMode, model: engine.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : 'answered',
+          mode: logModeOf(engine), model: engine.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : 'answered',
           ...(error && isKitError(error) ? { errorCode: error.code } : {}), askedAt, latencyMs: Date.now() - started, pageUrl: pageUrl(),
         });
       };
@@ -127,14 +141,16 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         await loadLanguageOf(question, context.retriever.corpus.language).catch(() => false);
         const verdict = checkGrounding(context.retriever.corpus, question, { minMatches: config.groundingMinMatches });
         if (!verdict.grounded) {
-          const refusal: Answer = { id: log.newMessageId(), text: refusalText, citations: [], refused: true, mode, model: engine.port.model };
+          const refusal: Answer = { id: log.newMessageId(), text: refusalText, citations: [], refused: true, mode: modeOf(engine), model: engine.port.model };
           report(refusal);
           return refusal;
         }
       }
       const sources = selectSources(context, question, plan?.limits.max_context_chars);
       try {
-        const answer = await runEngine(engine, mode, { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
+        // The first question an engine will answer: now the device's verdict matters (see probeWhen).
+        if (deferred) { engine = await deferred(); deferred = null; }
+        const answer = await runEngine(engine, modeOf(engine), { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
         const withId: Answer = answer.id ? answer : { ...answer, id: log.newMessageId() };
         report(withId);
         return withId;
@@ -148,6 +164,17 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   };
   return assistant;
 };
+
+/**
+ * When the WebGPU probe runs: 'now' when local inference is the only choice (forced, or a local-only plan), 'never'
+ * when its verdict cannot change the engine (remote requested or the only mode, or no plan and no forced local:
+ * core's extractive engine), 'first-question' in 'auto' with both modes allowed.
+ */
+export function probeWhen(config: Pick<KitConfig, 'mode'>, plan: Pick<PlatformConfig, 'mode'> | null): 'now' | 'never' | 'first-question' {
+  if (config.mode === 'local') return 'now';
+  if (config.mode === 'remote' || plan === null || plan.mode === 'remote') return 'never';
+  return plan.mode === 'local' ? 'now' : 'first-question';
+}
 
 /** Where the service is when no `endpoint` is given: the server the SDK script itself was loaded from. */
 function defaultEndpoint(): string {

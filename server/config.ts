@@ -75,6 +75,11 @@ export interface ServerConfig {
     readonly keepAliveTimeoutMs: number;
     /** Concurrent connections (or, behind a trusted proxy, requests in flight) per client IP; default 256; 0 = no cap. */
     readonly maxConnectionsPerIp: number;
+    /**
+     * Connections still sending their first request's headers, all clients together; default 512; 0 = no cap. Past
+     * it the oldest such connection is closed (408), so a slow-header flood from many addresses never holds more.
+     */
+    readonly maxPendingHeaders: number;
   };
   /** GET /v1/config answers per key and client IP per minute; default 120. */
   readonly configRequestsPerMinute: number;
@@ -128,7 +133,7 @@ export const CONFIG_VARIABLES = Object.freeze([
   'KIT_TURNSTILE_VERIFY_URL', 'KIT_ALTCHA_MAX_NUMBER', 'KIT_ALTCHA_TTL_SECONDS', 'KIT_REDACT_SOURCES', 'KIT_PLAN_LIMITS',
   'KIT_SSE_KEEPALIVE_MS', 'KIT_SSE_WRITE_STALL_MS', 'KIT_SHUTDOWN_GRACE_MS', 'KIT_DEMO', 'KIT_SDK_DIR', 'KIT_DEMO_DIR', 'NODE_ENV',
   'KIT_DATA_DIR_LOCK_WAIT_MS', 'KIT_PGLITE_SHARED_BUFFERS', 'KIT_HEADERS_TIMEOUT_MS', 'KIT_REQUEST_TIMEOUT_MS',
-  'KIT_KEEP_ALIVE_TIMEOUT_MS', 'KIT_MAX_CONNECTIONS_PER_IP', 'KIT_CONFIG_PER_MINUTE',
+  'KIT_KEEP_ALIVE_TIMEOUT_MS', 'KIT_MAX_CONNECTIONS_PER_IP', 'KIT_MAX_PENDING_HEADERS', 'KIT_CONFIG_PER_MINUTE',
   'KIT_SETTINGS_CACHE_TTL_MS', 'KIT_QUESTION_LOG_FLUSH_MS', 'KIT_QUESTION_LOG_QUEUE_MAX', 'KIT_PURGE_INTERVAL_MINUTES',
   'KIT_FEEDBACK_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_SESSION_PER_MINUTE', 'KIT_BEACONS_PER_IP_PER_MINUTE',
   'KIT_CONSOLE_DIR', 'KIT_PUBLIC_URL', 'KIT_CONSOLE_SESSION_IDLE_SECONDS', 'KIT_CONSOLE_SESSION_MAX_SECONDS',
@@ -255,6 +260,7 @@ const EnvSchema = z.object({
   KIT_REQUEST_TIMEOUT_MS: int(1_000, 3_600_000, 30_000),
   KIT_KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000, 5_000),
   KIT_MAX_CONNECTIONS_PER_IP: int(0, 1_000_000, 256),
+  KIT_MAX_PENDING_HEADERS: int(0, 1_000_000, 512),
   KIT_CONFIG_PER_MINUTE: int(1, 1_000_000, 120),
   KIT_DEMO: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true').transform((v) => v === 'true')),
   KIT_SDK_DIR: z.preprocess(blankToUndefined, z.string().default('./dist/sdk')),
@@ -361,6 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       requestTimeoutMs: e.KIT_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.KIT_KEEP_ALIVE_TIMEOUT_MS,
       maxConnectionsPerIp: e.KIT_MAX_CONNECTIONS_PER_IP,
+      maxPendingHeaders: e.KIT_MAX_PENDING_HEADERS,
     },
     configRequestsPerMinute: e.KIT_CONFIG_PER_MINUTE,
     insights: {

@@ -8,6 +8,12 @@ export interface HttpServerOptions {
   readonly keepAliveTimeoutMs: number;
   /** Concurrent connections per remote address; 0 = no cap. Ignored behind a trusted proxy (see inflightLimit). */
   readonly maxConnectionsPerIp: number;
+  /**
+   * Connections still sending their first request head, all addresses together; 0 = no cap. Past it the OLDEST
+   * such connection is closed with 408: a new client (a health check, a visitor) always gets in, and a slow-header
+   * flood spread over many addresses can never release more than this many requests at once. Optional: default 0.
+   */
+  readonly maxPendingHeaders?: number;
   readonly trustProxyHops: number;
 }
 
@@ -19,6 +25,8 @@ export interface KitHttpServer {
   stopAccepting(): void;
   /** Open connections now, per remote address (for tests and diagnostics). */
   connectionsOf(ip: string): number;
+  /** Connections still sending their first request head (counted only when `maxPendingHeaders` is set). */
+  pendingHeaders(): number;
 }
 
 // Over the cap a connection gets this and is closed before any byte of it is parsed: no request object, no
@@ -39,7 +47,8 @@ const CLOSE_BATCH = 100;
  * headers (slowloris), `requestTimeout` bounds receiving a whole request (not the response: SSE streams run
  * as long as they need and send a keep-alive comment at least every 15 s), `keepAliveTimeout` closes idle
  * connections. Without a trusted proxy, each remote address may hold `maxConnectionsPerIp` connections; the
- * next get a 429 at once. Behind a proxy every connection comes from the proxy, so the cap moves to requests
+ * next get a 429 at once. All addresses together may hold `maxPendingHeaders` connections that have not sent their first
+ * request head; past it the oldest is closed (408). Behind a proxy every connection comes from the proxy, so the cap moves to requests
  * in flight per forwarded client IP (middleware/inflight-limit.ts).
  */
 export function createHttpServer(handler: RequestListener, options: HttpServerOptions): KitHttpServer {
@@ -78,6 +87,20 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
   });
   const cap = options.trustProxyHops > 0 ? 0 : options.maxConnectionsPerIp;
   const open = new Map<string, number>();
+  // Connections whose first request head has not arrived, oldest first (a Set keeps insertion order).
+  const maxPending = options.maxPendingHeaders ?? 0;
+  const pending = new Set<Socket>();
+  http.on('request', (req: { socket: Socket }) => pending.delete(req.socket));
+  const admitPending = (socket: Socket): void => {
+    if (maxPending <= 0) return;
+    pending.add(socket);
+    socket.once('close', () => pending.delete(socket));
+    if (pending.size <= maxPending) return;
+    const oldest = pending.values().next().value as Socket;
+    pending.delete(oldest);
+    if (oldest.writable) oldest.write(REQUEST_TIMEOUT);
+    oldest.destroy();
+  };
   const accept = (socket: Socket): void => {
     const ip = socket.remoteAddress ?? '';
     const count = (open.get(ip) ?? 0) + 1;
@@ -93,6 +116,7 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
       if (left <= 0) open.delete(ip);
       else open.set(ip, left);
     });
+    admitPending(socket);
     http.emit('connection', socket);
   };
   // The same socket options http.Server gives its own connections (it handles half-closed ones itself).
@@ -115,5 +139,6 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
       http.closeIdleConnections();
     },
     connectionsOf: (ip) => open.get(ip) ?? 0,
+    pendingHeaders: () => pending.size,
   };
 }

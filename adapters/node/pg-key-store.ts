@@ -80,7 +80,7 @@ export function createPgKeyStore(knex: Knex): KeyStorePort {
         const tier = org?.tier ?? 'free';
         const limit = maxActive(tier);
         const [row] = await trx('api_keys').where({ org_id: key.orgId }).whereNull('revoked_at').whereNull('expires_at').count<{ n: number }[]>('* as n');
-        if (Number(row!.n) >= limit) return { ...fail('key_limit' as const, `the ${tier} plan allows ${limit} active keys`), tier, limit };
+        if (Number(row!.n) >= limit) return { ...fail('key_limit' as const, `the ${tier} plan allows ${limit} active keys`), tier, limit, active: Number(row!.n) };
         await trx('api_keys').insert(toRow(key));
         return ok(undefined);
       });

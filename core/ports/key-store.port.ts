@@ -52,7 +52,7 @@ export interface KeyStorePort {
    * Inserts the key unless its organisation already holds `maxActive(tier)` active keys (not revoked, not expiring);
    * the count and the insert are atomic per organisation, so parallel creations never pass the cap together.
    */
-  insert(key: ApiKeyRecord, maxActive?: (tier: Tier) => number): Promise<Result<void, 'key_limit'> & { readonly tier?: Tier; readonly limit?: number }>;
+  insert(key: ApiKeyRecord, maxActive?: (tier: Tier) => number): Promise<Result<void, 'key_limit'> & { readonly tier?: Tier; readonly limit?: number; readonly active?: number }>;
   /** Newest first; revoked keys only when `includeRevoked`; `bad_cursor` when `startingAfter` is not in the list. */
   list(orgId: string, page: PageRequest & { readonly includeRevoked: boolean; readonly now: Date }): Promise<Result<Page<ApiKeyRecord>, 'bad_cursor'>>;
   find(orgId: string, id: string): Promise<ApiKeyRecord | null>;

@@ -12,7 +12,7 @@ export interface LedgerCheck {
   /** Usage rows of chats whose answer never came (allowed up to the unacknowledged chats). */
   readonly extraChats: number;
   readonly unacknowledgedChats: number;
-  /** Organisation-months whose `usage_monthly` totals differ from the sum of their `usage_events` rows. */
+  /** Organisation-months whose `org_meters.used` totals differ from the sum of their settled `usage_events` rows. */
   readonly monthlyMismatches: number;
   /** Acknowledged writes checked. */
   readonly checked: { signups: number; keys: number; chats: number };

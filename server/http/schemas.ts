@@ -10,6 +10,7 @@ export const ErrorBody = z
       code: z.enum(SERVER_CODES),
       message: z.string(),
       request_id: z.string().regex(/^req_[0-9A-Za-z]+$/),
+      details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().meta({ description: 'Facts about the refusal, where the route documents them: `409 conflict` of `POST /keys` carries `{ max_keys, active_keys }`.' }),
     }),
   })
   .meta({ id: 'Error', description: 'Every error response; the Request-Id header carries the same request_id.' });

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../../adapters/node/pg-errors.js';
 import { ERROR_CODES, isKitError, type ServerErrorCode } from '../../core/errors/index.js';
+import { hasPublicDetails } from '../services/service-result.js';
 
 /** Seconds a client is told to wait when the database is unreachable (PostgreSQL restarts in a few seconds). */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -64,7 +65,7 @@ export function errorHandler(logger: Logger): Middleware {
         }
       }
       ctx.status = ERROR_CODES[code].status;
-      ctx.body = { error: { code, message, request_id: requestId } };
+      ctx.body = { error: { code, message, request_id: requestId, ...(hasPublicDetails(err) && { details: err.details }) } };
     }
   };
 }

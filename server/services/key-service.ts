@@ -67,7 +67,8 @@ export class KeyService {
     if (!inserted.ok) {
       return refuse('conflict', `The ${inserted.tier} plan allows ${inserted.limit} active keys per organization; delete a key you no longer use, or upgrade the plan.`, {
         max_keys: inserted.limit ?? 0,
-      });
+        active_keys: inserted.active ?? inserted.limit ?? 0,
+      }, { public: true });
     }
     return ok({ key, secret: value });
   }

@@ -117,6 +117,35 @@ describe('in plain Chromium (no GPU)', function () {
     expect(requests.some((q) => q.url === `${kit.url}/v1/session`)).to.equal(true);
   });
 
+  it("logs nothing on a page where nobody asks; 'auto' probes WebGPU at the first question (issue 10.3)", async () => {
+    const consoleLines: string[] = [];
+    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    site.set('/quiet', articlePage('Memberships', FACTS, kit.url));
+    await page.goto(`${site.origin}/quiet`);
+    // A fresh origin: no remembered "no adapter" verdict in localStorage.
+    expect(await page.evaluate(() => localStorage.getItem('kit:webgpu-absent'))).to.equal(null);
+    await initKit(page, { apiKey: key });
+    const ready = await waitForEvent(page, 'ready');
+    expect(ready.mode).to.equal('remote');
+    // Long enough for any probe started at init to have finished and logged.
+    await page.waitForTimeout(1_000);
+    // Chromium's own 404 for /favicon.ico (the test site has none) is the only line expected here.
+    expect(consoleLines.filter((l) => !/status of 404/.test(l)), JSON.stringify(consoleLines)).to.deep.equal([]);
+    expect((await events(page)).filter((e) => e[0] === 'mode').map((e) => e[1].reason)).to.deep.equal(['device_not_probed']);
+    // An off-topic question is refused before any engine: still no probe.
+    const refused = await ask(page, OFF_TOPIC);
+    expect(refused.ok && refused.a.refused, JSON.stringify(refused)).to.equal(true);
+    expect(await page.evaluate(() => localStorage.getItem('kit:webgpu-absent'))).to.equal(null);
+    // The first question that reaches an engine probes: this browser has no adapter, so remote it stays.
+    const r = await ask(page, 'How much does the Summit membership cost per year?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    expect(r.a.mode).to.equal('remote');
+    expect((await events(page)).filter((e) => e[0] === 'mode').map((e) => e[1].reason)).to.deep.equal(['device_not_probed', 'no_webgpu']);
+    expect(await page.evaluate(() => localStorage.getItem('kit:webgpu-absent'))).to.be.a('string');
+    // What remains (docs/sdk.md): Chromium says so once when that visitor asks, then not for 7 days on this origin.
+    console.log(`      console after the first question: ${JSON.stringify(consoleLines)}`);
+  });
+
   // Issue 15's budget before a first remote answer is 60 KB gzipped; it is NOT met yet (63.4 KB on 2026-11-25: the
   // real-page gate's 3,200-word list, the question beacon). This test holds the line where it stands (64 KB) so it
   // can only shrink; BENCHMARKS.md ("Widget and SDK delivery") reports the figure against the 60 KB goal.
@@ -390,10 +419,14 @@ describe('with WebGPU (SwiftShader)', function () {
     await page.goto(`${site.origin}/auto`);
     expect(await page.evaluate(async () => !!(await (navigator as any).gpu?.requestAdapter()))).to.equal(true);
     await initKit(page, { apiKey: key });
-    const mode = await waitForEvent(page, 'mode');
-    expect(mode).to.deep.include({ mode: 'remote', reason: 'software_gpu' });
     const ready = await waitForEvent(page, 'ready');
     expect(ready.mode).to.equal('remote');
+    // The device is probed at the first question an engine answers.
+    const r = await ask(page, 'How much does the Summit membership cost?');
+    expect(r.ok, JSON.stringify(r)).to.equal(true);
+    expect(r.a.mode).to.equal('remote');
+    const modes = (await events(page)).filter((e) => e[0] === 'mode').map((e) => e[1]);
+    expect(modes.map((m) => m.reason)).to.deep.equal(['device_not_probed', 'software_gpu']);
   });
 
   it('streams a local answer from an engine behind the localEngine port', async () => {

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
     const config = loadConfig({}, '/srv/kit');
     expect(config.port).to.equal(8787);
     expect(config.database).to.deep.equal({ kind: 'pglite', dataDir: '/srv/kit/.kit-data', settings: { shared_buffers: '16MB' }, lockWaitMs: 0 });
-    expect(config.http).to.deep.equal({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerIp: 256 });
+    expect(config.http).to.deep.equal({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerIp: 256, maxPendingHeaders: 512 });
     expect(config.configRequestsPerMinute).to.equal(120);
     expect(config.jwtSecret).to.equal(null);
     expect(config.keyCacheTtlMs).to.equal(5000);

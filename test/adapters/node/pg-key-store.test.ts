@@ -27,7 +27,7 @@ describe('createPgKeyStore', () => {
       const results = await Promise.all(Array.from({ length: 30 }, (_, i) => stores[i % 2]!.insert(key(orgId), (tier) => caps[tier])));
       expect(results.filter((r) => r.ok)).to.have.length(7);
       const refused = results.filter((r) => !r.ok);
-      expect(refused.every((r) => !r.ok && r.code === 'key_limit' && r.tier === 'pro' && r.limit === 7)).to.equal(true);
+      expect(refused.every((r) => !r.ok && r.code === 'key_limit' && r.tier === 'pro' && r.limit === 7 && r.active === 7)).to.equal(true);
       const [row] = await db().knex('api_keys').where({ org_id: orgId }).count<{ n: number }[]>('* as n');
       expect(Number(row!.n)).to.equal(7);
     });

@@ -165,6 +165,8 @@ describe('keyRoutes', () => {
     expect(created).to.have.length(5);
     const refused = burst.filter((r) => r.status !== 201);
     expect(refused.every((r) => r.status === 409 && r.body.error.code === 'conflict' && /free plan allows 5 active keys/.test(r.body.error.message))).to.equal(true);
+    // The body says the limit and the count, so a dashboard can show them without parsing the message.
+    expect(refused.every((r) => JSON.stringify(r.body.error.details) === JSON.stringify({ max_keys: 5, active_keys: 5 }))).to.equal(true);
     // A rotation replaces a key: the successor is active, the previous one only expiring.
     const rotated = await owner.post(`/v1/keys/${created[0]!.body.key.id}/rotate`, { expire_previous_in_seconds: 3600 });
     expect(rotated.status).to.equal(201);
