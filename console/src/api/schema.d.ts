@@ -164,7 +164,7 @@ export type paths = {
         put?: never;
         /**
          * Questions answered or refused in the browser (the SDK's batched beacon)
-         * @description Sent by `navigator.sendBeacon` when the page is hidden (and when a batch fills), so the key and session travel in the body and `text/plain` is accepted (no CORS preflight). Items carry question text and are sent only while the organization logs questions; otherwise only counts of outcomes per page. The server applies the organization's current mode again and masks text before storing it.
+         * @description Sent by `navigator.sendBeacon` when the page is hidden (and when a batch fills), so the key and session travel in the body and `text/plain` is accepted (no CORS preflight). Counts of outcomes per page need only the publishable key and an allowed `Origin` (the SDK never solves a bot challenge to report): limited per client address and key (KIT_BEACONS_PER_IP_PER_MINUTE, 30) and per key (10 × the plan's requests per minute). Items carry question text: sent only while the organization logs questions, and only with a session the page already holds (limited per session, KIT_BEACONS_PER_SESSION_PER_MINUTE, 20, and per key). The server applies the organization's current mode again and masks text before storing it.
          */
         post: operations["sendBeacon"];
         delete?: never;
@@ -512,7 +512,11 @@ export type paths = {
         get: operations["getOrganization"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the organization and everything in it
+         * @description Owners only, confirmed with the organization's exact current name. Deletes, in one transaction: the organization, its memberships and invitations, every key (they stop working at once on this replica, within KIT_KEY_CACHE_TTL_MS on others), usage rows and reports, quota meters, assistant and question-logging settings, the question log, daily counts and feedback — and the accounts of members who belong to no other organization. A Stripe customer is deleted first, which cancels its subscription at once (no further invoices; no refund of the running period); if Stripe fails, nothing is deleted (`billing_unavailable`, retry). Download GET /org/export first: this cannot be undone.
+         */
+        delete: operations["deleteOrganization"];
         options?: never;
         head?: never;
         /** Rename the organization */
@@ -876,7 +880,7 @@ export type components = {
         };
         Beacon: {
             /**
-             * @description Outcomes per page with logging off: never text.
+             * @description Outcomes per page, never text: all of them with logging off, and the questions the page had no session to send with text. At most 50 questions in all.
              * @default []
              */
             counts: {
@@ -916,8 +920,8 @@ export type components = {
             }[];
             /** @description The publishable key (sendBeacon cannot send headers). */
             key: string;
-            /** @description The browser session (Kit-Session); accepted up to an hour past its expiry. */
-            session: string;
+            /** @description The browser session (Kit-Session) the page already holds; accepted up to an hour past its expiry. Required with `items`; counts need none. */
+            session?: string;
         };
         /** @description What to solve for POST /session: an ALTCHA proof of work, a Cloudflare Turnstile widget, or nothing (development, and secret keys). */
         BotChallenge: {
@@ -1070,6 +1074,10 @@ export type components = {
             error: {
                 /** @enum {string} */
                 code: "invalid_request" | "unauthenticated" | "invalid_api_key" | "session_required" | "challenge_failed" | "forbidden" | "origin_not_allowed" | "ip_not_allowed" | "not_found" | "method_not_allowed" | "conflict" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "quota_exceeded" | "internal_error" | "upstream_unavailable" | "billing_unavailable" | "service_unavailable";
+                /** @description Facts about the refusal, where the route documents them: `409 conflict` of `POST /keys` carries `{ max_keys, active_keys }`. */
+                details?: {
+                    [key: string]: string | number | boolean;
+                };
                 message: string;
                 request_id: string;
             };
@@ -1194,6 +1202,10 @@ export type components = {
             member_count: number;
             name: string;
             tier: components["schemas"]["Tier"];
+        };
+        OrganizationDeletion: {
+            /** @description The organization's current name, exactly (GET /org `name`). */
+            confirm_name: string;
         };
         /** @description The key's plan (CONTRACT §6): per-key and per-session requests per minute on /chat, sizes, the session lifetime and the monthly token quota. */
         PlanLimits: {
@@ -4724,6 +4736,120 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: The service is temporarily unavailable; retry shortly. */
+            503: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationDeletion"];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
+            401: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: You are not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The request is larger than the plan's limits. */
+            413: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be application/json. */
+            415: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Something went wrong on our side. */
+            500: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `billing_unavailable`: Billing is not configured on this server. `service_unavailable`: The service is temporarily unavailable; retry shortly. */
             503: {
                 headers: {
                     /** @description The id of this request (also in error bodies). */

@@ -41,8 +41,8 @@ async function chat(url: string, secret: string, question: string): Promise<{ ou
     body: JSON.stringify({ messages: [{ role: 'user', content: question }], sources: [{ url: 'https://shop.example/pricing', title: 'Memberships', text: PRICING }], stream: false }),
   });
   expect(res.status, await res.clone().text()).to.equal(200);
-  const body = (await res.json()) as { refusal?: unknown };
-  return { outcome: body.refusal ? 'refused' : 'answered' };
+  const body = (await res.json()) as { refused?: boolean };
+  return { outcome: body.refused ? 'refused' : 'answered' };
 }
 
 for (const target of consoleTargets()) {
@@ -142,8 +142,8 @@ for (const target of consoleTargets()) {
       await top.getByRole('row', { name: new RegExp(`${answered.replace('?', '\\?')}\\s+2\\s+0`) }).waitFor();
       const gaps = page.getByRole('region', { name: 'Coverage gaps' });
       await gaps.getByRole('cell', { name: /capital of France/ }).waitFor();
-      await gaps.getByRole('cell', { name: /https:\/\/shop\.example\/pricing|unknown page/ }).waitFor();
-      const list = page.getByRole('region', { name: 'Questions' });
+      await gaps.getByRole('cell', { name: /https:\/\/shop\.example\/pricing|unknown page/ }).first().waitFor(); // the personal question may be refused too
+      const list = page.getByRole('region', { name: 'Questions', exact: true });
       await list.getByRole('cell', { name: /capital of France/ }).waitFor();
       // Masked as the logging settings say: the visitor's email never reaches the log.
       expect(await list.textContent()).not.to.include('ann.visitor@example.org');
@@ -163,7 +163,11 @@ for (const target of consoleTargets()) {
       await page.getByLabel('Outcome').selectOption('');
       await page.getByLabel('Words').fill('summit membership');
       await page.getByRole('button', { name: 'Filter' }).click();
-      await page.waitForFunction(() => document.querySelectorAll('[aria-label="Questions"] tbody tr').length === 2);
+      // (The refused-only list may also have two rows: wait for this filter's rows, not a count.)
+      await page.waitForFunction(() => {
+        const rows = [...document.querySelectorAll('[aria-label="Questions"] tbody tr')];
+        return rows.length === 2 && rows.every((r) => /Summit membership/.test(r.textContent ?? ''));
+      });
       expect(await list.textContent()).not.to.include('capital of France');
 
       // The same filter as CSV.

@@ -64,6 +64,7 @@ export async function startConsoleStack(target: 'pglite' | 'postgres', env: Reco
   const kit = await startKitServer({
     KIT_SMTP_URL: smtp.url,
     KIT_MAIL_FROM: 'Kit <no-reply@kit.test>',
+    KIT_LAST_USED_FLUSH_MS: '500', // the keys view's "last used" shows within the test's time
     STRIPE_SECRET_KEY: STRIPE_SECRET,
     STRIPE_WEBHOOK_SECRET,
     KIT_STRIPE_PRICE_PRO: PRICES.pro,

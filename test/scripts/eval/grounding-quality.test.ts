@@ -1,3 +1,5 @@
+import { SHARED_EVAL } from '../../../scripts/eval/qa-data.js';
+import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import { checkGrounding } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
@@ -13,6 +15,15 @@ const GOAL = { balanced: 0.92, frr: 0.04, far: 0.12 };
 const REAL_PAGES_FLOOR = { balanced: 0.85, frr: 0.10, far: 0.20 };
 
 describe('grounding quality (held-out halves)', function () {
+  // The third-party evaluation data lives beside the project (../shared/eval, or KIT_SHARED_EVAL), not in it: a clone
+  // without it skips these suites and says so, as the redaction suites do.
+  before(function () {
+    if (!existsSync(SHARED_EVAL)) {
+      console.log(`      skipped: no evaluation data at ${SHARED_EVAL}`);
+      this.skip();
+    }
+  });
+
   this.timeout(60_000);
   let pages: GateCase[];
   let squad: GateCase[];
@@ -42,6 +53,15 @@ describe('grounding quality (held-out halves)', function () {
 });
 
 describe('real-page question file', () => {
+  // The third-party evaluation data lives beside the project (../shared/eval, or KIT_SHARED_EVAL), not in it: a clone
+  // without it skips these suites and says so, as the redaction suites do.
+  before(function () {
+    if (!existsSync(SHARED_EVAL)) {
+      console.log(`      skipped: no evaluation data at ${SHARED_EVAL}`);
+      this.skip();
+    }
+  });
+
   it('parses kinds and gold answers, and rejects off-topic questions with answers', () => {
     const pages = parseQuestions('@ p\na: How much? => $5 || five dollars\ns: Who wrote it?\nn: Opening hours?\nf: Weather?\n');
     expect(pages[0]!.questions.map((q) => q.kind)).to.deep.equal(['answerable', 'page', 'near_miss', 'far']);
