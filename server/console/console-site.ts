@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { inject, injectable } from 'inversify';
 import type { Context, Middleware } from 'koa';
 import type { ServerConfig } from '../config.js';
+import { findStaticFile } from '../http/static-file.js';
 import { TOKENS } from '../tokens.js';
 
 const TYPES: Readonly<Record<string, string>> = Object.freeze({
@@ -79,7 +80,7 @@ export class ConsoleSite {
   }
 
   async #asset(ctx: Context, relative: string): Promise<void> {
-    const file = await find(this.config.console.dir, relative);
+    const file = await findStaticFile(this.config.console.dir, relative);
     if (!file) {
       ctx.status = 404;
       ctx.type = 'text/plain; charset=utf-8';
@@ -91,7 +92,7 @@ export class ConsoleSite {
   }
 
   async #page(ctx: Context, relative: string, csp: string, frameOptions: 'DENY' | 'SAMEORIGIN'): Promise<void> {
-    const file = await find(this.config.console.dir, relative);
+    const file = await findStaticFile(this.config.console.dir, relative);
     ctx.set('Content-Security-Policy', csp);
     ctx.set('X-Frame-Options', frameOptions);
     ctx.set('Referrer-Policy', 'no-referrer');
@@ -105,25 +106,6 @@ export class ConsoleSite {
       return;
     }
     await send(ctx, file, await readFile(file.path));
-  }
-}
-
-/** A regular file strictly inside `root`, or null (no traversal, no dot-files, no directories). */
-async function find(root: string, relative: string): Promise<{ path: string; mtimeMs: number } | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(relative);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.split(/[\\/]/).some((part) => part.startsWith('.'))) return null;
-  const path = normalize(join(root, decoded));
-  if (!path.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
-  try {
-    const info = await stat(path);
-    return info.isFile() ? { path, mtimeMs: info.mtimeMs } : null;
-  } catch {
-    return null;
   }
 }
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { inject, injectable } from 'inversify';
 import type { Context, Middleware } from 'koa';
 import type { KnexDatabase } from '../../adapters/node/knex-database.js';
 import type { ServerConfig } from '../config.js';
+import { findStaticFile } from '../http/static-file.js';
 import { TOKENS } from '../tokens.js';
 import { createSdkFiles, sdkSnippet } from '../routes/sdk-files.js';
 
@@ -114,7 +115,7 @@ export class DemoSite {
   }
 
   async #demo(ctx: Context, relative: string): Promise<void> {
-    const file = await this.#find(this.config.demo.siteDir, relative.endsWith('/') ? `${relative}index.html` : relative);
+    const file = await findStaticFile(this.config.demo.siteDir, relative.endsWith('/') ? `${relative}index.html` : relative);
     if (!file) return notFound(ctx);
     ctx.set('Cache-Control', 'no-cache');
     const ext = extname(file.path);
@@ -130,24 +131,6 @@ export class DemoSite {
     await send(ctx, file.path, file.mtimeMs, Buffer.from(text, 'utf8'));
   }
 
-  /** A regular file strictly inside `root`, or null (no traversal, no dot-files, no directories). */
-  async #find(root: string, relative: string): Promise<{ path: string; mtimeMs: number } | null> {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(relative);
-    } catch {
-      return null;
-    }
-    if (decoded.includes('\0') || decoded.split(/[\\/]/).some((part) => part.startsWith('.'))) return null;
-    const path = normalize(join(root, decoded));
-    if (!path.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
-    try {
-      const info = await stat(path);
-      return info.isFile() ? { path, mtimeMs: info.mtimeMs } : null;
-    } catch {
-      return null;
-    }
-  }
 }
 
 function notFound(ctx: Context): void {

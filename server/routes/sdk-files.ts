@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { join, normalize, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { SDK_VERSION } from '../../sdk/version.js';
+import { findStaticFile } from '../http/static-file.js';
 
 /** Cache lifetime of the unversioned SDK entry scripts (a release must reach sites within minutes). */
 export const SDK_ENTRY_MAX_AGE_SECONDS = 300;
@@ -36,23 +36,7 @@ export const QUEUE_STUB = "!function(w){if(w.Kit)return;var q=[];w.Kit={q:q,init
  */
 export function createSdkFiles(dir: string) {
   const hashes = new Map<string, { mtimeMs: number; integrity: string }>();
-  async function find(relative: string): Promise<{ path: string; mtimeMs: number } | null> {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(relative);
-    } catch {
-      return null;
-    }
-    if (decoded.includes('\0') || decoded.split(/[\\/]/).some((part) => part.startsWith('.'))) return null;
-    const path = normalize(join(dir, decoded));
-    if (!path.startsWith(dir.endsWith(sep) ? dir : dir + sep)) return null;
-    try {
-      const info = await stat(path);
-      return info.isFile() ? { path, mtimeMs: info.mtimeMs } : null;
-    } catch {
-      return null;
-    }
-  }
+  const find = (relative: string) => findStaticFile(dir, relative);
   async function integrity(name: string): Promise<string | null> {
     const file = await find(name);
     if (!file) return null;
