@@ -98,11 +98,14 @@ describe('Kit set-up problems (Chromium + real server)', function () {
     for (const view of [1, 2]) {
       consoleLines.length = 0;
       await page.goto(`${localhost}/ok`);
-      await initKit(page, { apiKey: key }); // mode 'auto': the WebGPU probe runs (this Chromium has no adapter)
+      await initKit(page, { apiKey: key }); // mode 'auto': the device is probed at the first question (this Chromium has no adapter)
       await page.waitForFunction(() => window.__events.some((e) => e[0] === 'error' || e[0] === 'ready'), undefined, { timeout: 60_000 });
-      const all = await events(page);
-      expect(all.map((e) => e[0])).to.include('ready').and.not.include('error');
-      expect(all.find((e) => e[0] === 'mode')![1]).to.deep.include({ mode: 'remote', reason: 'no_webgpu' });
+      expect((await events(page)).map((e) => e[0])).to.include('ready').and.not.include('error');
+      const answer = await page.evaluate(() => (window as any).__kit.ask('How much does the Summit membership cost?'));
+      expect(answer).to.deep.include({ mode: 'remote', refused: false });
+      const modes = (await events(page)).filter((e) => e[0] === 'mode').map((e) => e[1]);
+      expect(modes[0]).to.deep.include({ mode: 'remote', reason: 'device_not_probed' });
+      expect(modes.at(-1)).to.deep.include({ mode: 'remote', reason: 'no_webgpu' });
       expect(consoleLines.filter((l) => l.type === 'error'), `view ${view}`).to.deep.equal([]);
     }
     // The first view asked Chromium for an adapter (which warns when there is none); the verdict is reused after.

@@ -433,12 +433,13 @@ window.__early=window.__kit.ask('How much does the Summit membership cost?');</s
     await page.addInitScript(`${fake}\nwindow.LanguageModel = KitFakeLM.createFakeLanguageModel({ availability: 'available', answer: 'On this device: the Summit membership costs $49 per year [1].' });`);
     await page.goto(`${site.origin}/nano`);
     await initKit(page, { apiKey: plain.key });
-    const ready = await waitForEvent(page, 'ready');
-    expect(ready).to.deep.include({ mode: 'local', model: 'chrome-built-in' });
-    expect((await waitForEvent(page, 'mode')).reason).to.equal('chrome_built_in');
+    // 'auto' asks the device (Prompt API, then WebGPU) at the first question that passes the gate, not on page views.
+    expect(await waitForEvent(page, 'ready')).to.deep.include({ mode: 'remote' });
+    expect((await waitForEvent(page, 'mode')).reason).to.equal('device_not_probed');
     const chat: string[] = [];
     page.on('request', (r) => { if (r.url().endsWith('/v1/chat')) chat.push(r.url()); });
     const a = await page.evaluate(() => window.__kit.ask('How much does the Summit membership cost?'));
+    expect((await page.evaluate(() => window.__events)).filter((e) => e[0] === 'mode').map((e) => e[1].reason)).to.deep.equal(['device_not_probed', 'chrome_built_in']);
     expect(a).to.deep.include({ mode: 'local', model: 'chrome-built-in', refused: false });
     expect(a.text).to.include('On this device');
     expect(a.citations[0].url).to.equal(`${site.origin}/nano`);
@@ -456,6 +457,8 @@ window.__early=window.__kit.ask('How much does the Summit membership cost?');</s
         if (variant === 'unavailable') expect(await other.evaluate(() => (window as any).LanguageModel.availability())).to.equal('unavailable');
         await initKit(other, { apiKey: plain.key });
         expect(await waitForEvent(other, 'ready')).to.deep.include({ mode: 'remote' });
+        const answer = await other.evaluate(() => window.__kit.ask('How much does the Summit membership cost?'));
+        expect(answer).to.deep.include({ mode: 'remote', refused: false });
         expect(scripts.filter((u) => u.includes('kit-chrome-ai'))).to.deep.equal([]);
         if (variant === 'unavailable') {
           // Chromium warns on every availability() without a model: the next page view trusts the verdict instead.
@@ -463,6 +466,7 @@ window.__early=window.__kit.ask('How much does the Summit membership cost?');</s
           await other.reload();
           await initKit(other, { apiKey: plain.key });
           expect(await waitForEvent(other, 'ready')).to.deep.include({ mode: 'remote' });
+          await other.evaluate(() => window.__kit.ask('How much does the Summit membership cost?'));
           expect(await other.evaluate(() => (window as any).__asked)).to.equal(0);
           // mode 'local' still asks (it would wait for a download the visitor allows).
           await other.reload();
