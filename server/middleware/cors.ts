@@ -35,7 +35,7 @@ export function corsMiddleware(origins: '*' | readonly string[]): Middleware {
     if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method') !== '') {
       ctx.set('Access-Control-Allow-Origin', origin);
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Kit-Session');
+      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Kit-Session, Kit-Preview'); // Kit-Preview: the console's preview on the owner's site
       ctx.set('Access-Control-Max-Age', '600');
       ctx.status = 204;
       return;

@@ -18,6 +18,7 @@ import { ChatService } from '../services/chat-service.js';
 import type { AssistantSettingsService } from '../services/assistant-settings-service.js';
 import type { QuestionLogService } from '../services/question-log-service.js';
 import { createSessionTokens, type SessionTokens } from '../services/session-tokens.js';
+import type { PreviewGrants } from '../services/preview-grants.js';
 import { TOKENS, type Clock, type PlatformSecrets } from '../tokens.js';
 
 /** The provider chosen by KIT_BOT_CHALLENGE, with its secrets and the shared replay store. */
@@ -61,9 +62,9 @@ export const chatModule = new ContainerModule(({ bind }) => {
   );
   bind(TOKENS.ChatService).to(ChatService);
   bind(TOKENS.Routes).toResolvedValue(
-    (config: ServerConfig, clock: Clock, challenge: BotChallengePort, sessions: SessionTokens, limiter: RateLimiterPort, assistant: AssistantSettingsService) =>
-      browserRoutes({ config, clock, challenge, sessions, limiter, assistant }),
-    [TOKENS.Config, TOKENS.Clock, TOKENS.BotChallenge, TOKENS.SessionTokens, TOKENS.RateLimiter, TOKENS.AssistantSettingsService],
+    (config: ServerConfig, clock: Clock, challenge: BotChallengePort, sessions: SessionTokens, limiter: RateLimiterPort, assistant: AssistantSettingsService, grants: PreviewGrants) =>
+      browserRoutes({ config, clock, challenge, sessions, limiter, assistant, previewDraft: (token, keyId, origin) => grants.siteDraft(token, keyId, origin) }),
+    [TOKENS.Config, TOKENS.Clock, TOKENS.BotChallenge, TOKENS.SessionTokens, TOKENS.RateLimiter, TOKENS.AssistantSettingsService, TOKENS.PreviewGrants],
   );
   bind(TOKENS.Routes).toResolvedValue(
     (config: ServerConfig, chat: ChatService, questionLog: QuestionLogService, assistant: AssistantSettingsService, logger: Logger) => chatRoutes({ config, chat, questionLog, assistant, logger }),

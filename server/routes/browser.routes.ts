@@ -77,10 +77,21 @@ export interface BrowserRouteDeps {
   readonly limiter: RateLimiterPort;
   /** The site owner's assistant settings for `/config` (issue 13); absent = no `assistant` block. */
   readonly assistant?: AssistantSettingsService;
+  /** The draft of a console preview on the owner's site (`Kit-Preview`, services/preview-grants.ts), or null. */
+  readonly previewDraft?: (token: string, keyId: string, origin: string) => Record<string, unknown> | null;
+}
+
+/** The saved settings with a console preview's draft on top (theme field by field; no starter questions = none). */
+function withDraft<T extends { theme: object; starter_questions: string[] }>(saved: T, draft: Record<string, unknown> | null | undefined): T {
+  if (!draft) return saved;
+  const defined = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== undefined));
+  const out = { ...saved, ...defined, theme: { ...saved.theme, ...((defined.theme as object | undefined) ?? {}) } } as T;
+  if (out.starter_questions === null) out.starter_questions = [];
+  return out;
 }
 
 /** GET /config and POST /session: what the SDK asks before its first question. */
-export function browserRoutes({ config, clock, challenge, sessions, limiter, assistant }: BrowserRouteDeps): Route[] {
+export function browserRoutes({ config, clock, challenge, sessions, limiter, assistant, previewDraft }: BrowserRouteDeps): Route[] {
   // A flood guard, per process: /config costs a challenge signature, never a database write (docs/api.md).
   const configLimiter = createMemoryRateLimiter();
   return [
@@ -114,7 +125,7 @@ export function browserRoutes({ config, clock, challenge, sessions, limiter, ass
             model: plan.model,
             limits: limitsView(plan),
             bot_challenge,
-            ...(resolved ? { assistant: { ...settingsValues(resolved.settings), logging: resolved.logging } } : {}),
+            ...(resolved ? { assistant: withDraft({ ...settingsValues(resolved.settings), logging: resolved.logging }, origin && ctx.get('kit-preview') ? previewDraft?.(ctx.get('kit-preview'), auth.keyId, origin) : null) } : {}),
           },
         };
       },

@@ -454,8 +454,10 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * A grant to preview the assistant on Kit's own pages
-         * @description For the console's live preview: a token valid 15 minutes for this publishable key. Sent as `Kit-Preview` with `/config`, `/session` and `/chat` from a page on this server's own origin, it lets that key answer there even when its `allowed_origins` list only the owner's site; from any other origin it changes nothing.
+         * A grant to preview the assistant on Kit's own pages or on the owner's site
+         * @description For the console's live preview: a token valid 15 minutes for this publishable key. Without a body: sent as `Kit-Preview` with `/config`, `/session` and `/chat` from a page on this server's own origin, it lets that key answer there even when its `allowed_origins` list only the owner's site; from any other origin it changes nothing.
+         *
+         *     With `url` (a page of the owner's site whose origin the key allows, else `400 invalid_request` naming the allowed origins) and `assistant` (the unsaved settings, validated as the PATCH body of `/assistant`): the answer's `url` is that page with `#kit-preview=<token>`. The SDK on that page sends the token as `Kit-Preview` with `GET /config`, whose `assistant` block then shows the draft — for this key, from that origin only, for 15 minutes. Visitors without the link are unaffected.
          */
         post: operations["createPreviewGrant"];
         delete?: never;
@@ -1238,6 +1240,14 @@ export type components = {
              */
             expires_at: string;
             token: string;
+            /** @description With a `url` in the request: the page to open, with `#kit-preview=<token>`. */
+            url?: string;
+        };
+        PreviewGrantRequest: {
+            /** @description The settings to preview (unsaved); absent = the saved ones. */
+            assistant?: components["schemas"]["AssistantSettingsPatch"];
+            /** @description A page of the owner's site; its origin must be one the key allows. */
+            url: string;
         };
         QuestionLogging: {
             keep_query_string: boolean;
@@ -4429,7 +4439,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PreviewGrantRequest"];
+            };
+        };
         responses: {
             /** @description The grant. */
             201: {
@@ -4440,6 +4454,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PreviewGrant"];
+                };
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
@@ -4466,6 +4491,28 @@ export interface operations {
             };
             /** @description `not_found`: Not found. */
             404: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The request is larger than the plan's limits. */
+            413: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be application/json. */
+            415: {
                 headers: {
                     /** @description The id of this request (also in error bodies). */
                     "Request-Id"?: string;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
-import { CopyButton, ErrorAlert, Loading, PageTitle, Select } from '../components/ui.js';
+import { CopyButton, ErrorAlert, Field, fieldError, Loading, PageTitle, Select } from '../components/ui.js';
 import { useResource } from '../components/use-resource.js';
 import { may, useSession } from '../session.js';
 import { snippet, type SnippetKind, type SnippetOptions } from './snippets.js';
@@ -163,6 +163,66 @@ function Preview({ keyRecord, assistant = null }: { keyRecord: Key; assistant?: 
       <p class="hint">The assistant with these settings on a sample page. Ask it something about the page.</p>
       <ErrorAlert error={grant.error} title="The preview could not start." />
       <iframe ref={frame} class="preview-frame" title="Preview of the assistant on a sample page" src="/console/preview/sample" onLoad={() => setReady(true)} />
+      <SitePreview keyRecord={keyRecord} assistant={assistant} />
     </section>
+  );
+}
+
+/**
+ * The preview on the owner's own page (docs/console.md, "On your own site"). Another site cannot be framed or
+ * scripted from here, so the page opens in a new tab as `<url>#kit-preview=<token>`: the SDK already on that page
+ * sends the signed token with `/config` and shows these settings there — only in that tab, for 15 minutes.
+ */
+function SitePreview({ keyRecord, assistant }: { keyRecord: Key; assistant: Record<string, unknown> | null }) {
+  const [url, setUrl] = useState(keyRecord.allowed_origins.find((o) => !o.includes('*') && !o.startsWith('chrome-extension:')) ?? '');
+  const [link, setLink] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setLink(null), [keyRecord.id, assistant]);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setLink(null);
+    try {
+      const grant = await call(
+        api.POST('/keys/{id}/preview', { params: { path: { id: keyRecord.id } }, body: { url: url.trim(), ...(assistant ? { assistant: assistant as Schemas['AssistantSettingsPatch'] } : {}) } }),
+      );
+      setLink(grant.url ?? null);
+      if (grant.url) window.open(grant.url, '_blank', 'noopener');
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const urlError = fieldError(error, 'url');
+  return (
+    <form class="site-preview" onSubmit={submit} aria-labelledby="site-preview-h">
+      <h3 id="site-preview-h">On your own site</h3>
+      <Field
+        label="Page of your site"
+        type="url"
+        value={url}
+        onValue={setUrl}
+        required
+        placeholder="https://www.example.com/pricing"
+        hint="A page that already has this key’s snippet, on one of its allowed origins. It opens in a new tab with these settings, unsaved, for 15 minutes; visitors keep the saved ones."
+        error={urlError}
+      />
+      {urlError ? null : <ErrorAlert error={error} title="The preview link could not be made." />}
+      <button type="submit" disabled={busy}>
+        Preview on my site
+      </button>
+      {link ? (
+        <p class="hint" role="status">
+          Opened in a new tab. If your browser blocked it,{' '}
+          <a href={link} target="_blank" rel="noopener">
+            open the preview of {new URL(link).host}
+          </a>
+          .
+        </p>
+      ) : null}
+    </form>
   );
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { FakeStripeServer } from '../../fakes/stripe-server.js';
-import { TSX_EVALUATE_SHIM } from '../../support/chromium.js';
+import { launchChromium, TSX_EVALUATE_SHIM } from '../../support/chromium.js';
 import { postgresAvailable } from '../../support/postgres.js';
 import { testPostgres } from '../../support/databases.js';
 import { startTestSmtp, type TestSmtp } from '../../support/smtp.js';
@@ -102,11 +102,87 @@ export function sharedConsoleStack(target: 'pglite' | 'postgres'): Promise<Conso
   return stack;
 }
 
+let sharedBrowser: Promise<Browser> | null = null;
+
 after(async function () {
   this.timeout(60_000);
+  await (await sharedBrowser?.catch(() => null))?.close();
+  sharedBrowser = null;
   for (const stack of shared.values()) await (await stack.catch(() => null))?.stop();
   shared.clear();
 });
+
+/** The password every console test account uses. */
+export const PASSWORD = 'correct horse battery staple';
+
+/** What a console suite's tests share: the stack of its database and one Chromium for every console file. */
+export interface ConsoleSuite {
+  readonly stack: ConsoleStack;
+  readonly browser: Browser;
+  readonly target: 'pglite' | 'postgres';
+}
+
+/**
+ * A describe block per database (`consoleTargets()`), titled "<title> (Chromium, real server on <db>)", whose tests
+ * read `suite.stack` and `suite.browser` (started once per test process and shared by every console file).
+ */
+export function describeConsole(title: string, body: (suite: ConsoleSuite) => void, timeout = 180_000): void {
+  for (const target of consoleTargets()) {
+    describe(`${title} (Chromium, real server on ${target})`, function () {
+      this.timeout(timeout);
+      const suite = { target } as { stack: ConsoleStack; browser: Browser; target: 'pglite' | 'postgres' };
+      before(async function () {
+        this.timeout(600_000);
+        suite.stack = await sharedConsoleStack(target);
+        sharedBrowser ??= launchChromium();
+        suite.browser = await sharedBrowser;
+      });
+      body(suite);
+    });
+  }
+}
+
+/** A new page signed up through the console's form as a new owner of a new organization. */
+export async function newOwner(suite: ConsoleSuite, options: { email?: string; org?: string; width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ page: Page; context: BrowserContext; problems: PageProblems; email: string }> {
+  const opened = await consolePage(suite.browser, options);
+  const email = options.email ?? `owner-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+  await signUp(opened.page, suite.stack.url, email, options.org ?? 'Test Shop');
+  return { ...opened, email };
+}
+
+/** Signs up through the console's form and waits for the signed-in console. */
+export async function signUp(page: Page, url: string, email: string, org: string): Promise<void> {
+  await page.goto(`${url}/console/sign-up`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Organization name').fill(org);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+}
+
+/** A call to /v1 from the signed-in page, with its cookie and CSRF token (as the console's own client sends it). */
+export async function pageApi<T>(page: Page, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body, headers }) => {
+      const session = (await (await fetch('/v1/auth/session')).json()) as { csrf_token: string };
+      const res = await fetch(`/v1${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token, ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.status === 204 ? null : await res.json();
+    },
+    { method, path, body, headers },
+  ) as Promise<T>;
+}
+
+/** Asserts the page did nothing it must not (no CSP violation, no script error), then closes its context. */
+export async function closeClean(opened: { context: BrowserContext; problems: PageProblems }): Promise<void> {
+  const { problems } = opened;
+  await opened.context.close();
+  if (problems.csp.length > 0 || problems.errors.length > 0) throw new Error(`the page had problems: ${JSON.stringify(problems)}`);
+}
 
 /** What a page did that it must not: CSP violations, uncaught errors, console errors. */
 export interface PageProblems {
