@@ -19,7 +19,9 @@ for (const script of ['scripts/ensure-sdk-built.mjs', 'scripts/console/ensure-bu
 
 const data = mkdtempSync(join(tmpdir(), 'kit-console-shots-'));
 const server = await startChildServer({ KIT_DATA_DIR: data, KIT_BOT_CHALLENGE: 'none' }); // info level: it waits for the "listening on" log line
-const password = /demo@example\.com \/ (\S+)/.exec(server.stdout())![1]!;
+// The start banner (with the demo owner's password) is on stderr; older servers printed it on stdout.
+const password = /demo@example\.com \/ (\S+)/.exec(server.stderr() + server.stdout())?.[1];
+if (!password) throw new Error(`no demo password in the start banner:\n${server.stderr()}`);
 const browser = await launchChromium();
 try {
   const login = await fetch(`${server.url}/v1/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@example.com', password }) });
@@ -51,7 +53,12 @@ try {
     await page.goto(`${server.url}${shot.path}`);
     await page.getByRole('navigation', { name: 'Console' }).waitFor();
     await page.waitForLoadState('networkidle');
-    if (shot.path === '/console/install') await page.frameLocator('iframe.preview-frame').getByText('The assistant is running').waitFor({ timeout: 60_000 });
+    if (shot.path === '/console/install') {
+      const frame = page.frameLocator('iframe.preview-frame');
+      await frame.getByText('The assistant is running').waitFor({ timeout: 60_000 });
+      await frame.getByRole('button', { name: 'Ask about this page' }).press('Enter'); // the preview opens on its button
+      await frame.getByRole('textbox', { name: 'Your question' }).waitFor();
+    }
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(root, 'docs', shot.file) });
     await context.close();

@@ -51,6 +51,8 @@ window.addEventListener('message', (event: MessageEvent<PreviewMessage>) => {
     return;
   }
   current?.destroy();
-  current = Kit.init({ apiKey: event.data.apiKey, endpoint: `${location.origin}/v1`, autoOpen: true }, { transport: transport(event.data) });
-  if (status) status.textContent = 'The assistant is running with the settings on the left.';
+  current = Kit.init({ apiKey: event.data.apiKey, endpoint: `${location.origin}/v1` }, { transport: transport(event.data) });
+  // Not opened by itself: the widget focuses its question box when it opens, which would pull keyboard focus out of
+  // the settings form on every restart (and a panel in a frame this narrow is modal: Tab wraps inside it).
+  if (status) status.textContent = 'The assistant is running with the settings on the left: open it with its button.';
 });

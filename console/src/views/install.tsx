@@ -160,7 +160,7 @@ function Preview({ keyRecord, assistant = null }: { keyRecord: Key; assistant?: 
   return (
     <section class="card" aria-labelledby="preview-h">
       <h2 id="preview-h">Live preview</h2>
-      <p class="hint">The assistant with these settings on a sample page. Ask it something about the page.</p>
+      <p class="hint">The assistant with these settings on a sample page. Open it with its button and ask something about the page.</p>
       <ErrorAlert error={grant.error} title="The preview could not start." />
       <iframe ref={frame} class="preview-frame" title="Preview of the assistant on a sample page" src="/console/preview/sample" onLoad={() => setReady(true)} />
       <SitePreview keyRecord={keyRecord} assistant={assistant} />
