@@ -229,5 +229,43 @@ describeOnEachDatabase('console routes (browser sessions, password reset, invita
       const stranger = await seedOrg(platform, 'preview-stranger');
       expect((await api().post(`/v1/keys/${key.id}/preview`).set('authorization', `Bearer ${stranger.members.owner.token}`)).status).to.equal(404);
     });
+
+    it("previews a draft on the owner's own site: allowed origins only, that origin only, signed, 15 minutes", async () => {
+      const auth = `Bearer ${org.members.developer.token}`;
+      const created = await api().post('/v1/keys').set('authorization', auth).send({ kind: 'publishable', name: 'site', allowed_origins: ['https://shop.example', 'https://*.shop.example'] });
+      const key = created.body.key;
+      const grant = (body: unknown) => api().post(`/v1/keys/${key.id}/preview`).set('authorization', auth).send(body as object);
+      // Not an allowed origin: the contract's error naming what the key allows.
+      const refused = await grant({ url: 'https://elsewhere.example/pricing', assistant: { greeting: 'Draft' } });
+      expect(refused.status).to.equal(400);
+      expect(refused.body.error.code).to.equal('invalid_request');
+      expect(refused.body.error.message).to.equal("url: https://elsewhere.example is not an allowed origin of this key (it allows https://shop.example, https://*.shop.example); add it to the key's allowed origins first");
+      expect((await grant({ url: 'javascript:alert(1)' })).body.error.message).to.equal('url: must be an http: or https: address of a page of your site');
+      expect((await grant({ url: 'https://shop.example/', assistant: { contact_url: 'ftp://x' } })).status).to.equal(400); // the draft is validated as PATCH /assistant
+      // A wildcard-allowed page: the answer's url carries the token in its fragment.
+      const ok = await grant({ url: 'https://www.shop.example/pricing?x=1', assistant: { greeting: 'Draft greeting', theme: { accent: '#112233' } } });
+      expect(ok.status).to.equal(201);
+      expect(ok.body.url).to.equal(`https://www.shop.example/pricing?x=1#kit-preview=${ok.body.token}`);
+      const config = (origin: string, token?: string) => {
+        const r = api().get('/v1/config').set('authorization', `Bearer ${key.value}`).set('origin', origin);
+        return token ? r.set('kit-preview', token) : r;
+      };
+      const previewed = await config('https://www.shop.example', ok.body.token);
+      expect(previewed.status).to.equal(200);
+      expect(previewed.body.assistant.greeting).to.equal('Draft greeting');
+      expect(previewed.body.assistant.theme.accent).to.equal('#112233');
+      expect(previewed.body.assistant.theme.position).to.be.a('string'); // the rest of the theme stays the saved one
+      // Without the token, from another allowed origin, or forged: the saved settings (never an error).
+      expect((await config('https://www.shop.example')).body.assistant.greeting).to.not.equal('Draft greeting');
+      expect((await config('https://shop.example', ok.body.token)).body.assistant.greeting).to.not.equal('Draft greeting');
+      const [, payload, sig] = String(ok.body.token).split('.');
+      const forged = `kpo.${Buffer.from(Buffer.from(payload!, 'base64url').toString().replace('Draft greeting', 'Forged greeting')).toString('base64url')}.${sig}`;
+      expect((await config('https://www.shop.example', forged)).body.assistant.greeting).to.not.equal('Forged greeting');
+      clock.advance(901_000);
+      expect((await config('https://www.shop.example', ok.body.token)).body.assistant.greeting).to.not.equal('Draft greeting');
+      // A secret key has no browser preview.
+      const secret = await api().post('/v1/keys').set('authorization', auth).send({ kind: 'secret', name: 'backend' });
+      expect((await api().post(`/v1/keys/${secret.body.key.id}/preview`).set('authorization', auth).send({ url: 'https://shop.example/' })).status).to.equal(400);
+    });
   });
 });
