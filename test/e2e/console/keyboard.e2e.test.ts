@@ -6,6 +6,11 @@ import { startSiteServer } from '../support/site-server.js';
 import { activate, choose, expectFocusInDialog, tabTo, typeInto } from './keyboard.js';
 import { closeClean, consolePage, describeConsole, pageApi, PASSWORD, type ConsoleSuite } from './stack.js';
 
+/** After a navigation inside the console: its view's heading has taken focus (the next Tab starts from there). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+}
+
 /** Signs up on the console's form with the keyboard alone and returns the page, signed in. */
 async function keyboardSignUp(suite: ConsoleSuite, org: string): Promise<Awaited<ReturnType<typeof consolePage>> & { email: string }> {
   const opened = await consolePage(suite.browser);
@@ -18,6 +23,7 @@ async function keyboardSignUp(suite: ConsoleSuite, org: string): Promise<Awaited
   await typeInto(opened.page, 'Organization name', org);
   await opened.page.keyboard.press('Enter');
   await opened.page.getByRole('navigation', { name: 'Console' }).waitFor();
+  await settled(opened.page);
   return { ...opened, email };
 }
 
@@ -25,6 +31,7 @@ async function keyboardSignUp(suite: ConsoleSuite, org: string): Promise<Awaited
 async function go(page: Page, link: string, heading = link): Promise<void> {
   await activate(page, link);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+  await settled(page);
 }
 
 describeConsole('console by keyboard alone', (suite) => {
@@ -37,6 +44,7 @@ describeConsole('console by keyboard alone', (suite) => {
     await typeInto(page, 'Password', PASSWORD);
     await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    await settled(page);
     await activate(page, 'Sign out');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
