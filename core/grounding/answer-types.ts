@@ -44,3 +44,12 @@ export function passageFacts(corpus: Corpus, p: number, lex: Lexicon): number {
   }
   return f;
 }
+
+// A currency named in a question, by its sign: "what does it cost in euros" is answered by "€149".
+const SIGNS: Readonly<Record<string, string>> = { euro: '€', euros: '€', eur: '€', dollar: '$', dollars: '$', usd: '$', dolares: '$', pound: '£', pounds: '£', gbp: '£', yen: '¥', yuan: '¥' };
+
+/** The sign of a currency word ("euros" → "€"), if it has one. */
+export function currencySign(word: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(SIGNS, word) ? SIGNS[word] : undefined;
+}
+

@@ -107,12 +107,19 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
 }
 
 /**
- * For a question that asks only how to reach the site ("how do I contact you?", "what is your phone number?"): the
- * pages answer it when one of their passages holds an email address or a phone number.
+ * For a question that asks only for a kind of answer about the pages' own subject — how to reach the site ("how do
+ * I contact you?", "what is your phone number?"), what it costs ("how much is it in euros?") — the pages answer it
+ * when one of their passages holds that kind (an email address or a phone number; a price, in the sign of a
+ * currency the question names when it names one the pages never write out).
  */
-export function holdsContact(corpus: Corpus): boolean {
+export function holdsKind(corpus: Corpus, kind: 'contact' | 'money', signs: readonly string[] = []): boolean {
   const lex = passageLexicon(corpus);
-  for (let p = 0; p < corpus.passages.length; p++) if (passageFacts(corpus, p, lex) & CONTACT) return true;
+  const flag = kind === 'contact' ? CONTACT : MONEY;
+  for (let p = 0; p < corpus.passages.length; p++) {
+    if (!(passageFacts(corpus, p, lex) & flag)) continue;
+    const text = corpus.passages[p]!.text;
+    if (signs.every((s) => text.includes(s))) return true;
+  }
   return false;
 }
 

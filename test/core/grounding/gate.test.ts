@@ -144,6 +144,21 @@ describe('checkGrounding', () => {
     expect(checkGrounding(article, 'How can I contact support?').grounded).to.equal(false);
   });
 
+  it('answers a question made only of a price ("how much is it in euros?") where a passage gives a price in that currency', () => {
+    const faq = buildCorpus([{ url: 'https://grinder.example/faq', title: 'Aurora grinder FAQ', text: [
+      'Which models are there?\n\nAurora €149, 2.1 kg. Aurora Pro €219, 2.6 kg.',
+      'Delivery\n\nWe ship within the European Union in 2 to 4 working days.',
+    ].join('\n\n') }]);
+    for (const q of ['What does it cost in euros?', 'How much is it?', 'How much is it in euros?']) {
+      expect(checkGrounding(faq, q), q).to.include({ grounded: true, reason: 'matched' });
+    }
+    // A currency the pages never give, and a page with no price at all.
+    expect(checkGrounding(faq, 'What does it cost in dollars?').grounded).to.equal(false);
+    expect(checkGrounding(faq, 'What is the price in yen?').grounded).to.equal(false);
+    const story = buildCorpus([{ url: 'https://news.example/b', title: 'A quiet harbour', text: 'The harbour was quiet in the spring. Fishermen mended their nets and waited for the weather to turn.' }]);
+    expect(checkGrounding(story, 'How much is it?').grounded).to.equal(false);
+  });
+
   it('passes questions about what the page argues or teaches, or what happens in it, in a visitor\'s words', () => {
     const fable = buildCorpus([{ url: 'https://fables.example/fox', title: 'The Fox and the Grapes', text:
       'A hungry fox saw some fine bunches of grapes hanging from a vine high on a tree. He jumped again and again, but could not reach them.\n\n' +
