@@ -10,7 +10,11 @@ let loading: Promise<ReadabilityCtor> | null = null;
  * gzipped less before a first answer). A failed load is not cached: the next call retries.
  */
 export function loadReadability(): Promise<ReadabilityCtor> {
-  loading ??= import(/* webpackChunkName: "readability" */ '@mozilla/readability/Readability.js')
+  // The file alone has no declarations (the package types its index); CommonJS `module.exports = Readability`, so the
+  // import's `default` is the class. No ambient declaration file: every tsconfig that compiles this file (the npm
+  // package's declaration build too) sees the same thing.
+  // @ts-expect-error TS7016: no declaration file for '@mozilla/readability/Readability.js'
+  loading ??= (import(/* webpackChunkName: "readability" */ '@mozilla/readability/Readability.js') as Promise<{ default: ReadabilityCtor }>)
     .then((m) => m.default)
     .catch((err: unknown) => {
       loading = null;
