@@ -3,7 +3,7 @@ import type { Corpus } from '../text/corpus.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
 import { pageVerdicts, type PageVerdict } from './evidence.js';
 import { analyzeQuestion } from './question.js';
-import { isAnswerable, type VerdictSettings } from './answerability.js';
+import { holdsContact, isAnswerable, type VerdictSettings } from './answerability.js';
 
 /**
  * Tunables of the gate, with their defaults. The evidence model is documented in docs/grounding.md; the
@@ -34,6 +34,9 @@ export interface GroundingOptions {
 
 export { GROUNDING_DEFAULTS };
 
+// Every content word's weight (less rounding in the sum).
+const ALL_WORDS = 1 - 1e-9;
+
 
 export type GroundingReason = 'page_question' | 'matched' | 'too_few_matches' | 'weak_evidence' | 'no_content_words' | 'not_answerable';
 
@@ -61,6 +64,8 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   const q = analyzeQuestion(corpus, question, options);
   if (q.pageQuestion) return { grounded: true, matched: [], reason: 'page_question' };
   const { content, names, intent } = q;
+  // "How do I contact you?": nothing but the asked-for kind, which the site's own contact details answer.
+  if (content.length === 0 && intent.types.has('contact')) return holdsContact(corpus) ? { grounded: true, matched: [], reason: 'matched' } : { grounded: false, matched: [], reason: 'not_answerable' };
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
   // "How much is the Quest 3?" on a page that names the Quest Pro: the pages hold another model.
   if (q.missingModels.length > 0) return { grounded: false, matched: [], reason: 'not_answerable' };
@@ -87,7 +92,15 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     if (v.evidence >= minEvidence) candidates.push(v);
   }
   if (best === null) return { grounded: false, matched: mostMatched, reason: 'too_few_matches' };
-  if (candidates.length === 0) return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
+  if (candidates.length === 0) {
+    // "How can I contact support?": the site's own words ("support", "sales") are common and weigh little, but a
+    // passage that holds every one of them beside an email address or a phone number answers the question.
+    if (intent.types.has('contact')) {
+      const all = { ...settings, minCoverage: ALL_WORDS };
+      for (const v of verdicts) if (v.matched.length === content.length && isAnswerable(corpus, content, v, all)) return { grounded: true, matched: v.matched, reason: 'matched' };
+    }
+    return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
+  }
   // Answerability, for the pages that pass on evidence only, best first: most questions stop at the first.
   candidates.sort((x, y) => y.evidence - x.evidence);
   const check = settings.minCoverage > 0 || intent.types.size > 0;
