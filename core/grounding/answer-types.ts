@@ -3,7 +3,7 @@ import { tokenize } from '../text/tokenize.js';
 import type { Lexicon } from './lexicon.js';
 
 /** Kinds of answer a passage holds (bit flags), read once per passage from its text. */
-export const MONEY = 1, HOURS = 2, TIME = 4, AMOUNT = 8;
+export const MONEY = 1, HOURS = 2, TIME = 4, AMOUNT = 8, CONTACT = 32;
 const DONE = 16;
 
 // Language-independent signs; each language's words (currencies, weekdays, months, number words) come with its pack.
@@ -11,6 +11,9 @@ const MONEY_RE = /[$€£¥₹₩]|\d\s?(?:元|円|块|塊)/u;
 const HOURS_RE = /\b\d{1,2}(?::\d{2}|\s?h\s?\d{2}\b)|24\/7|\d\s?(?:点|點|時)/u;
 const TIME_RE = /\b[1-9]\d{2,3}s?\b|\b\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\b|\d\s?(?:年|月|日)/u;
 const AMOUNT_RE = /\d|[一二三四五六七八九十百千万萬億亿两兩]/u;
+// A way to reach someone: an email address, or a phone number written as one ("+1 828 555 0142", "(030) 555 1234",
+// "555-123-4567").
+const CONTACT_RE = /[\p{L}\p{N}._%+-]@[\p{L}\p{N}-]+\.\p{L}|\+\d[\d ().-]{6,}\d|\(\d{2,5}\) ?\d[\d .-]{4,}\d|\b\d{3}[.-]\d{3}[.-]\d{4}\b/u;
 
 const cache = new WeakMap<Corpus, Uint8Array>();
 
@@ -30,6 +33,7 @@ export function passageFacts(corpus: Corpus, p: number, lex: Lexicon): number {
     if (HOURS_RE.test(text)) f |= HOURS;
     if (TIME_RE.test(text)) f |= TIME;
     if (AMOUNT_RE.test(text)) f |= AMOUNT;
+    if (CONTACT_RE.test(text)) f |= CONTACT;
     for (const w of tokenize(text)) {
       if (lex.has('currency', w)) f |= MONEY;
       if (lex.has('clock', w)) f |= HOURS;
@@ -40,3 +44,12 @@ export function passageFacts(corpus: Corpus, p: number, lex: Lexicon): number {
   }
   return f;
 }
+
+// A currency named in a question, by its sign: "what does it cost in euros" is answered by "€149".
+const SIGNS: Readonly<Record<string, string>> = { euro: '€', euros: '€', eur: '€', dollar: '$', dollars: '$', usd: '$', dolares: '$', pound: '£', pounds: '£', gbp: '£', yen: '¥', yuan: '¥' };
+
+/** The sign of a currency word ("euros" → "€"), if it has one. */
+export function currencySign(word: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(SIGNS, word) ? SIGNS[word] : undefined;
+}
+

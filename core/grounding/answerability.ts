@@ -1,7 +1,7 @@
 import type { Corpus } from '../text/corpus.js';
 import { resourcesFor } from '../text/resources.js';
 import type { QuestionIntent } from './intent.js';
-import { passageFacts, MONEY, HOURS, TIME, AMOUNT } from './answer-types.js';
+import { passageFacts, MONEY, HOURS, TIME, AMOUNT, CONTACT } from './answer-types.js';
 import { lexiconOf, type Lexicon } from './lexicon.js';
 import type { ContentWord, PageVerdict } from './evidence.js';
 import { lowerBound } from './postings.js';
@@ -74,6 +74,7 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
   if (types.has('hours') && !(f & HOURS)) return false;
   if (types.has('time') && !(f & TIME)) return false;
   if (types.has('amount') && !(f & AMOUNT)) return false;
+  if (types.has('contact') && !(f & CONTACT)) return false;
   return true;
 }
 
@@ -101,6 +102,23 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
   for (let s = from; s < to; s++) {
     if (!corpus.sentences[s]!.terms.includes(action)) continue;
     if (hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * For a question that asks only for a kind of answer about the pages' own subject — how to reach the site ("how do
+ * I contact you?", "what is your phone number?"), what it costs ("how much is it in euros?") — the pages answer it
+ * when one of their passages holds that kind (an email address or a phone number; a price, in the sign of a
+ * currency the question names when it names one the pages never write out).
+ */
+export function holdsKind(corpus: Corpus, kind: 'contact' | 'money', signs: readonly string[] = []): boolean {
+  const lex = passageLexicon(corpus);
+  const flag = kind === 'contact' ? CONTACT : MONEY;
+  for (let p = 0; p < corpus.passages.length; p++) {
+    if (!(passageFacts(corpus, p, lex) & flag)) continue;
+    const text = corpus.passages[p]!.text;
+    if (signs.every((s) => text.includes(s))) return true;
   }
   return false;
 }

@@ -2,8 +2,9 @@ import { DEFAULT_REFUSAL_MESSAGE } from '../config/defaults.js';
 import type { Corpus } from '../text/corpus.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
 import { pageVerdicts, type PageVerdict } from './evidence.js';
-import { analyzeQuestion } from './question.js';
-import { isAnswerable, type VerdictSettings } from './answerability.js';
+import { analyzeQuestion, type QuestionAnalysis } from './question.js';
+import { holdsKind, isAnswerable, type VerdictSettings } from './answerability.js';
+import { currencySign } from './answer-types.js';
 
 /**
  * Tunables of the gate, with their defaults. The evidence model is documented in docs/grounding.md; the
@@ -34,6 +35,9 @@ export interface GroundingOptions {
 
 export { GROUNDING_DEFAULTS };
 
+// Every content word's weight (less rounding in the sum).
+const ALL_WORDS = 1 - 1e-9;
+
 
 export type GroundingReason = 'page_question' | 'matched' | 'too_few_matches' | 'weak_evidence' | 'no_content_words' | 'not_answerable';
 
@@ -61,6 +65,9 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   const q = analyzeQuestion(corpus, question, options);
   if (q.pageQuestion) return { grounded: true, matched: [], reason: 'page_question' };
   const { content, names, intent } = q;
+  // "How do I contact you?", "How much is it in euros?": nothing but the asked-for kind, about the pages' own subject.
+  const kindOnly = askedKindOnly(q);
+  if (kindOnly) return holdsKind(corpus, kindOnly.kind, kindOnly.signs) ? { grounded: true, matched: [], reason: 'matched' } : { grounded: false, matched: [], reason: 'not_answerable' };
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
   // "How much is the Quest 3?" on a page that names the Quest Pro: the pages hold another model.
   if (q.missingModels.length > 0) return { grounded: false, matched: [], reason: 'not_answerable' };
@@ -87,7 +94,15 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     if (v.evidence >= minEvidence) candidates.push(v);
   }
   if (best === null) return { grounded: false, matched: mostMatched, reason: 'too_few_matches' };
-  if (candidates.length === 0) return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
+  if (candidates.length === 0) {
+    // "How can I contact support?": the site's own words ("support", "sales") are common and weigh little, but a
+    // passage that holds every one of them beside an email address or a phone number answers the question.
+    if (intent.types.has('contact')) {
+      const all = { ...settings, minCoverage: ALL_WORDS };
+      for (const v of verdicts) if (v.matched.length === content.length && isAnswerable(corpus, content, v, all)) return { grounded: true, matched: v.matched, reason: 'matched' };
+    }
+    return { grounded: false, matched: best.matched, reason: 'weak_evidence' };
+  }
   // Answerability, for the pages that pass on evidence only, best first: most questions stop at the first.
   candidates.sort((x, y) => y.evidence - x.evidence);
   const check = settings.minCoverage > 0 || intent.types.size > 0;
@@ -95,5 +110,25 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     if (!check || isAnswerable(corpus, content, v, settings)) return { grounded: true, matched: v.matched, reason: 'matched' };
   }
   return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
+}
+
+/**
+ * A question made of nothing but the kind of answer it asks for: a contact question with no other word ("how do I
+ * contact you?"), or a price question whose every word is a price or currency word ("how much is it?", "what
+ * does it cost in euros?", "is it free?"). Such a question is about the pages' own subject. A currency word the
+ * pages never write out must be found as its sign.
+ */
+function askedKindOnly(q: QuestionAnalysis): { kind: 'contact' | 'money'; signs: string[] } | null {
+  const { content, intent, lexicon } = q;
+  if (intent.types.has('contact')) return content.length === 0 ? { kind: 'contact', signs: [] } : null;
+  if (!intent.types.has('money') || intent.types.size > 1) return null;
+  const signs: string[] = [];
+  for (const c of content) {
+    if (lexicon.has('money', c.word)) continue;
+    if (!lexicon.has('currency', c.word)) return null;
+    const sign = currencySign(c.word);
+    if (c.id === undefined && sign !== undefined) signs.push(sign);
+  }
+  return { kind: 'money', signs };
 }
 

@@ -7,7 +7,7 @@ import type { Lexicon } from './lexicon.js';
  * how-to question asks about ("how do I *cancel*…"). English grammar here; each language's words come with its
  * pack (core/text/packs, `grounding`): general vocabulary, never taken from evaluation questions.
  */
-export type AnswerType = 'amount' | 'money' | 'time' | 'hours' | 'howto';
+export type AnswerType = 'amount' | 'money' | 'time' | 'hours' | 'howto' | 'contact';
 
 export interface QuestionIntent {
   /** Kinds of answer the question asks for; a page passage must hold one of each to answer it. */
@@ -61,6 +61,7 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   let priceByBe = false;
   let howMany = false; // "how many times more did they pay": a count, whatever else it names
   let money = false;
+  let contact = false; // "how do I contact you", "what is your email address": an address or a number
   let hours = false;
   let opening = false;
   let clock = false;
@@ -82,6 +83,9 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
     if (lex.has('hours', w) && !(w === 'times' && (MULTIPLIER_BEFORE.has(words[i - 1] ?? '') || /^\d|^how$/.test(words[i - 1] ?? '')))) hours = true;
     if (lex.has('opening', w)) opening = true;
     if (lex.has('clockAsk', w)) clock = true;
+    // "Phone number", "contact details": the way to reach someone only frames the question; who or what is to be
+    // reached stays a content word. ("The first contact with…" asks for no address.)
+    if ((lex.has('contact', w) || lex.has('contactMeans', w)) && lex.has('contactDetail', words[i + 1] ?? '')) { contact = true; frame.add(w); frame.add(words[i + 1]!); i++; }
   }
   if (!asksWhoOrWhy) {
     // A price: "how much does it cost", "combien coûte", "多少钱", "what is the fee", "how much are tickets".
@@ -92,7 +96,11 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   } else {
     types.delete('amount');
   }
-  const action = howToAction(words, lex, isStopword);
+  // "How do I contact you?" asks for an address or a number, not for steps.
+  let action = howToAction(words, lex, isStopword);
+  if (action !== null && lex.has('contact', action)) { contact = true; frame.add(action); action = null; }
+  // "Who should I contact about refunds?" asks for a person.
+  if (contact && !asksWhoOrWhy) types.add('contact');
   if (action !== null) types.add('howto');
   return { types, frame, action };
 }

@@ -46,6 +46,12 @@ export interface GroundingWords {
   readonly opening?: string;
   /** Words asking for a time of day: "time" ("what time does it open"), "heure", "hora", "Uhr". */
   readonly clockAsk?: string;
+  /** Words asking how to reach someone: "contact", "contacter", "kontaktieren" (the answer: an address or a number). */
+  readonly contact?: string;
+  /** Means of contact that ask for one when followed by a `contactDetail` word: "email" ("email address"), "phone". */
+  readonly contactMeans?: string;
+  /** "address", "number": what a means of contact is asked for by ("phone number"). */
+  readonly contactDetail?: string;
   /** Interrogatives of a time: "when", "quand". */
   readonly when?: string;
   /** Words that open a how-to question before its verb: "comment", "cómo". */

@@ -70,4 +70,12 @@ describe('the demo shop answered by the default (extractive) engine, through the
     expect(r.text).to.match(/Plan: Summit; Price: \$49 per year/);
     expect((await askWidget(page, 'When is the workshop open?')).text).to.match(/open to visitors on Saturdays from 10 am to 4 pm/);
   });
+
+  it('answers how to contact the shop with its email address and phone number (the gate used to refuse it)', async () => {
+    await open('shipping.html');
+    for (const q of ['How do I contact you?', 'What is your support email address?']) {
+      const r = await askWidget(page, q);
+      expect(r.text, q).to.match(/help@fernwood\.example/);
+    }
+  });
 });

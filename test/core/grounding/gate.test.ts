@@ -128,6 +128,37 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'How do I clean my stove?').grounded).to.equal(false);
   });
 
+  it('answers how to reach the site where a passage gives an email address or a phone number, beside the words asked about', () => {
+    const shop = buildCorpus([{ url: 'https://shop.example/shipping', title: 'Shipping and returns', text: [
+      'Orders placed before 1 pm Eastern time leave the workshop the same day. Standard shipping takes 3 to 5 days.',
+      'Contact\n\nWrite to our support team at help@shop.example or call +1 828 555 0142, Monday to Friday, 9 am to 5 pm Eastern.',
+    ].join('\n\n') }]);
+    for (const q of ['How do I contact you?', 'How can I contact support?', 'What is your support email address?', 'What is your phone number?']) {
+      expect(checkGrounding(shop, q), q).to.include({ grounded: true, reason: 'matched' });
+    }
+    // Someone the pages never name; and pages without any address or number.
+    expect(checkGrounding(shop, 'How do I contact the president?').grounded).to.equal(false);
+    expect(checkGrounding(shop, 'What is the phone number of the city council?').grounded).to.equal(false);
+    const article = buildCorpus([{ url: 'https://news.example/a', title: 'Support for the plan grows', text: 'Support for the council\'s transport plan grew in the spring. The team will contact residents about the next steps of the consultation.' }]);
+    expect(checkGrounding(article, 'How do I contact you?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(article, 'How can I contact support?').grounded).to.equal(false);
+  });
+
+  it('answers a question made only of a price ("how much is it in euros?") where a passage gives a price in that currency', () => {
+    const faq = buildCorpus([{ url: 'https://grinder.example/faq', title: 'Aurora grinder FAQ', text: [
+      'Which models are there?\n\nAurora €149, 2.1 kg. Aurora Pro €219, 2.6 kg.',
+      'Delivery\n\nWe ship within the European Union in 2 to 4 working days.',
+    ].join('\n\n') }]);
+    for (const q of ['What does it cost in euros?', 'How much is it?', 'How much is it in euros?']) {
+      expect(checkGrounding(faq, q), q).to.include({ grounded: true, reason: 'matched' });
+    }
+    // A currency the pages never give, and a page with no price at all.
+    expect(checkGrounding(faq, 'What does it cost in dollars?').grounded).to.equal(false);
+    expect(checkGrounding(faq, 'What is the price in yen?').grounded).to.equal(false);
+    const story = buildCorpus([{ url: 'https://news.example/b', title: 'A quiet harbour', text: 'The harbour was quiet in the spring. Fishermen mended their nets and waited for the weather to turn.' }]);
+    expect(checkGrounding(story, 'How much is it?').grounded).to.equal(false);
+  });
+
   it('passes questions about what the page argues or teaches, or what happens in it, in a visitor\'s words', () => {
     const fable = buildCorpus([{ url: 'https://fables.example/fox', title: 'The Fox and the Grapes', text:
       'A hungry fox saw some fine bunches of grapes hanging from a vine high on a tree. He jumped again and again, but could not reach them.\n\n' +

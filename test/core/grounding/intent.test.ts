@@ -39,6 +39,13 @@ describe('questionIntent', () => {
     ['露營的話什麼時候可以進場搭帳？', ['time'], 'zh'],
     ['从台北开车到秀峦要多久？', ['amount'], 'zh'],
     ['今日のイソップ童話は何というお話ですか？', [], 'ja'],
+    ['How do I contact you?', ['contact']],
+    ['What is your phone number?', ['contact']],
+    ['What is the support email address?', ['contact']],
+    ['Comment contacter le service client ?', ['contact'], 'fr'],
+    ['When was the first contact with Europeans?', ['time']],
+    ['How long has the author been using email?', ['amount']],
+    ['Who should I contact about a refund?', []],
   ];
   for (const [q, types, lang, names] of TYPES) {
     it(`reads ${types.length ? types.join(' + ') : 'no kind of answer'} when asked "${q}"`, () => {
@@ -54,6 +61,11 @@ describe('questionIntent', () => {
     expect(intentOf('怎么申请剑桥大学的奖学金？', 'zh').action).to.equal('申请');
     expect(intentOf('どうやって肉を取りますか', 'ja').action).to.equal('取り');
     expect(intentOf('イヌが吠えたら肉はどうなりましたか？', 'ja').action).to.equal(null);
+  });
+
+  it('frames the way to reach someone ("contact", "phone number"), not who is to be reached, and asks no how-to of it', () => {
+    expect(intentOf('How can I contact support?')).to.deep.include({ frame: ['contact'], action: null });
+    expect(intentOf('What is your support email address?').frame).to.deep.equal(['email', 'address']);
   });
 
   it('leaves the interrogative of an amount or a time out of the question content words', () => {
