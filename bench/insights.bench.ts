@@ -108,14 +108,50 @@ async function signup(url: string, label: string): Promise<{ token: string; orgI
 
 const login = async (url: string, email: string): Promise<string> => (await call(`${url}/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email, password: PASSWORD }) })).token;
 
-async function loggingOverhead(server: ServerProcess, cpu: () => number, name: string): Promise<string[]> {
+/**
+ * Samples PostgreSQL's active client sessions every 20 ms while `during` runs: the share of samples in which a
+ * session ran (or waited on) each kind of statement, by wait event — where a chat's time goes in the database.
+ */
+async function sampleWaits<T>(url: string | null, during: () => Promise<T>): Promise<{ result: T; waits: Map<string, number> }> {
+  if (!url) return { result: await during(), waits: new Map() };
+  const db = await createKnexDatabase({ kind: 'postgres', url, poolMax: 1 });
+  const waits = new Map<string, number>();
+  let samples = 0;
+  let stop = false;
+  const sampler = (async () => {
+    while (!stop) {
+      const { rows } = (await db.knex.raw(
+        `select coalesce(wait_event_type || ':' || wait_event, 'running') as w, split_part(ltrim(query), ' ', 1) || ' ' || coalesce(substring(query from '(?:into|update) ([a-z_]+)'), '') as q
+           from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid() and state = 'active'`,
+      )) as { rows: Array<{ w: string; q: string }> };
+      samples++;
+      for (const r of rows) waits.set(`${r.q.trim()} (${r.w})`, (waits.get(`${r.q.trim()} (${r.w})`) ?? 0) + 1);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    const result = await during();
+    return { result, waits: new Map([...waits].map(([k, v]) => [k, v / Math.max(1, samples)])) };
+  } finally {
+    stop = true;
+    await sampler;
+    await db.close();
+  }
+}
+
+const waitLines: string[] = [];
+
+async function loggingOverhead(server: ServerProcess, cpu: () => number, name: string, pgUrl: string | null): Promise<string[]> {
   const off = await signup(server.url, 'off');
   const on = await signup(server.url, 'on');
   await call(`${server.url}/v1/org/question-logging`, { method: 'PATCH', token: on.token, headers: { 'if-match': '*' }, body: JSON.stringify({ mode: 'redacted' }) });
+  const waitsOf = new Map<string, Map<string, number[]>>([['off', new Map()], ['on', new Map()]]);
   const round = async (key: string, seconds = ROUND_SECONDS) => {
     const before = cpu();
-    const r = await autocannon({ url: `${server.url}/v1/chat`, method: 'POST', connections: 8, seconds, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: CHAT });
+    const { result: r, waits } = await sampleWaits(seconds === ROUND_SECONDS ? pgUrl : null, () => autocannon({ url: `${server.url}/v1/chat`, method: 'POST', connections: 8, seconds, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: CHAT }));
     const used = cpu() - before;
+    const side = waitsOf.get(key === on.secret ? 'on' : 'off')!;
+    for (const [k, v] of waits) side.set(k, [...(side.get(k) ?? []), v]);
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx answers, ${r.errors} errors`);
     return { cpuPerRequest: used / r.ok, rps: r.rps };
   };
@@ -137,6 +173,13 @@ async function loggingOverhead(server: ServerProcess, cpu: () => number, name: s
   const cpuOn = median(ons.map((r) => r.cpuPerRequest));
   const rpsOff = median(offs.map((r) => r.rps));
   const rpsOn = median(ons.map((r) => r.rps));
+  if (pgUrl) {
+    const kinds = [...new Set([...waitsOf.get('off')!.keys(), ...waitsOf.get('on')!.keys()])];
+    // A kind absent from a round counts 0 there.
+    const share = (side: string, k: string) => median([...(waitsOf.get(side)!.get(k) ?? []), ...Array(Math.max(0, ROUNDS - (waitsOf.get(side)!.get(k)?.length ?? 0))).fill(0)]);
+    waitLines.push(...kinds.map((k) => [k, share('off', k), share('on', k)] as const).filter(([, a, b]) => a >= 0.01 || b >= 0.01).sort((a, b) => b[2] + b[1] - a[2] - a[1])
+      .map(([k, a, b]) => `| ${name}: ${k} | ${fmt(a, 2)} | ${fmt(b, 2)} |`));
+  }
   return [
     `| ${name}: server CPU ms per /chat (median of ${ROUNDS} rounds of ${ROUND_SECONDS} s, 8 connections) | ${fmt(cpuOff, 2)} | ${fmt(cpuOn, 2)} | ${fmt(cpuOn / cpuOff, 3)} |`,
     `| ${name}: requests per second (median) | ${fmt(rpsOff)} | ${fmt(rpsOn)} | ${fmt(rpsOn / rpsOff, 3)} |`,
@@ -153,6 +196,7 @@ const QUERIES: ReadonlyArray<[string, (weekAgo: string) => string]> = [
   ['GET /insights/daily (30 days)', () => '/v1/insights/daily'],
   ['GET /insights/top-questions?from=7 days ago', (w) => `/v1/insights/top-questions?from=${encodeURIComponent(w)}`],
   ['GET /insights/coverage-gaps?from=7 days ago', (w) => `/v1/insights/coverage-gaps?from=${encodeURIComponent(w)}`],
+  ['GET /insights/top-questions?from=30 days ago', (w) => `/v1/insights/top-questions?from=${encodeURIComponent(new Date(Date.parse(w) - 23 * 86_400_000).toISOString())}`],
 ];
 
 async function insightQueries(server: ServerProcess, token: string): Promise<Map<string, { p50: number; p99: number }>> {
@@ -182,7 +226,7 @@ try {
     let server = await start();
     const postmaster = location.kind === 'postgres' ? postmasterOf(new URL(location.url).port) : null;
     const cpu = () => treeCpuMs(server.pid) + (postmaster ? treeCpuMs(postmaster) : 0);
-    overhead.push(...(await loggingOverhead(server, cpu, name)));
+    overhead.push(...(await loggingOverhead(server, cpu, name, location.kind === 'postgres' ? location.url : null)));
     const owner = await signup(server.url, 'scale');
     // PGlite is one process's database: seed it with the server stopped (the data directory is locked while it runs).
     await server.stop();
@@ -210,6 +254,11 @@ try {
 console.log('\n| /chat, question logging | off | redacted | on / off |');
 console.log('|---|---|---|---|');
 for (const line of overhead) console.log(line);
+if (waitLines.length > 0) {
+  console.log('\n| PostgreSQL sessions busy during the /chat rounds (median over rounds; mean active sessions per 20 ms sample), by statement (wait event) | logging off | redacted |');
+  console.log('|---|---|---|');
+  for (const line of waitLines) console.log(line);
+}
 console.log(`\n| insights at ${QUESTIONS.toLocaleString('en-US')} logged questions (1 connection, ${SECONDS} s), p50 / p99 ms | ${scale.map(([n]) => n).join(' | ')} |`);
 console.log(`|---|${scale.map(() => '---').join('|')}|`);
 for (const [label] of QUERIES) console.log(`| ${label} | ${scale.map(([, m]) => `${fmt(m.get(label)!.p50)} / ${fmt(m.get(label)!.p99)}`).join(' | ')} |`);

@@ -6,7 +6,7 @@ import type { OrgDeletionPort } from '../../core/ports/org-deletion.port.js';
  * nothing), then every table that holds its data — memberships, invitations, keys, usage rows and rollups, meters,
  * assistant and logging settings, the question log, counts and group summaries — through the schema's
  * `on delete cascade` from `organizations`, and the accounts of members who belong to no other organisation.
- * The question groups go first: the question log's statement triggers then have no summaries left to update.
+ * The question summaries go first: the question log's statement triggers then have no summaries left to update.
  * `billing_events` keeps its event ids (no personal data) so a redelivered Stripe event is still recognised.
  */
 export function createPgOrgDeletion(knex: Knex): OrgDeletionPort {
@@ -23,7 +23,7 @@ export function createPgOrgDeletion(knex: Knex): OrgDeletionPort {
             where m.org_id = ? and not exists (select 1 from memberships o where o.user_id = m.user_id and o.org_id <> m.org_id)`,
           [orgId],
         )) as { rows: Array<{ user_id: string }> };
-        await trx('question_groups').where({ org_id: orgId }).delete();
+        for (const table of ['question_groups', 'question_day_groups', 'question_day_gap_pages', 'question_gap_pages', 'question_day_votes']) await trx(table).where({ org_id: orgId }).delete();
         await trx('organizations').where({ id: orgId }).delete();
         if (orphans.length > 0) await trx('users').whereIn('id', orphans.map((o) => o.user_id)).delete();
         return { outcome: 'deleted' as const, keyHashes, usersDeleted: orphans.length };

@@ -40,8 +40,6 @@ interface GroupRow {
 const COLUMNS = ['id', 'org_id', 'key_id', 'message_id', 'conversation_id', 'created_at', 'page_url', 'mode', 'model', 'outcome', 'error_code', 'question', 'answer', 'citations', 'latency_ms', 'source', 'rating', 'comment', 'rated_at'];
 /** Rows per chunk when streaming an export. */
 const STREAM_CHUNK = 2_000;
-/** Occurrences read per coverage gap to find its pages: the newest ones. */
-const GAP_PAGE_SAMPLE = 500;
 
 const toQuestion = (r: Row): LoggedQuestion => ({
   id: r.id,
@@ -103,29 +101,29 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
     return (await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).select(COLUMNS)) as Row[];
   }
 
-  function rawGroups(orgId: string, query: { from?: Date | undefined; to?: Date | undefined; keyId?: string | undefined }, gapsOnly: boolean, limit: number): Promise<{ rows: GroupRow[] }> {
-    const where: string[] = ['org_id = ?', 'question is not null'];
+  /**
+   * Groups over whole UTC days (`from`'s day through the day before `to`'s end, as `daily`), summed from the per-day
+   * summary; the example text is the group's newest question (from `question_groups`).
+   */
+  async function dayGroups(orgId: string, query: { from?: Date | undefined; to?: Date | undefined; keyId?: string | undefined }, gapsOnly: boolean, limit: number): Promise<GroupRow[]> {
+    const where: string[] = ['org_id = ?'];
     const args: Knex.Value[] = [orgId];
-    if (query.from) where.push('created_at >= ?'), args.push(query.from);
-    if (query.to) where.push('created_at < ?'), args.push(query.to);
+    if (query.from) where.push('day >= ?'), args.push(day(query.from));
+    if (query.to) where.push('day < ?'), args.push(dayCeil(query.to));
     if (query.keyId) where.push('key_id = ?'), args.push(query.keyId);
-    const cond = where.join(' and ');
-    const order = gapsOnly ? "count(*) filter (where outcome = 'refused') + count(*) filter (where rating = 'down')" : 'count(*)';
-    return knex.raw(
+    const score = gapsOnly ? 'sum(refused) + sum(thumbs_down)' : 'sum(total)';
+    const { rows } = (await knex.raw(
       `with top as (
-         select question_hash, count(*)::int8 as total, count(*) filter (where outcome = 'answered')::int8 as answered,
-                count(*) filter (where outcome = 'refused')::int8 as refused, count(*) filter (where outcome = 'error')::int8 as errors,
-                count(*) filter (where rating = 'up')::int8 as thumbs_up, count(*) filter (where rating = 'down')::int8 as thumbs_down,
-                max(created_at) as last_seen_at, ${order} as score
-           from question_log where ${cond}
-          group by question_hash ${gapsOnly ? `having ${order} > 0` : ''}
+         select question_hash, sum(total)::int8 as total, sum(answered)::int8 as answered, sum(refused)::int8 as refused, sum(errors)::int8 as errors,
+                sum(thumbs_up)::int8 as thumbs_up, sum(thumbs_down)::int8 as thumbs_down, max(last_seen_at) as last_seen_at, ${score} as score
+           from question_day_groups where ${where.join(' and ')}
+          group by question_hash having ${score} > 0
           order by score desc, question_hash limit ?)
-       select top.*, ex.question as example from top
-       cross join lateral (select question from question_log q where q.org_id = ? and q.question_hash = top.question_hash and q.question is not null
-                            order by q.created_at desc limit 1) ex
-       order by top.score desc, top.question_hash`,
+       select top.*, g.example from top join question_groups g on g.org_id = ? and g.question_hash = top.question_hash
+        order by top.score desc, top.question_hash`,
       [...args, limit, orgId],
-    ) as unknown as Promise<{ rows: GroupRow[] }>;
+    )) as { rows: GroupRow[] };
+    return rows;
   }
 
   const filtersGiven = (q: { from?: Date | undefined; to?: Date | undefined; keyId?: string | undefined }) => q.from !== undefined || q.to !== undefined || q.keyId !== undefined;
@@ -176,12 +174,19 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
         sum.questions += c.questions;
         sums.set(id, sum);
       }
+      // The counts and their totals without the page (what the daily chart reads) in one statement.
       await knex.raw(
-        `insert into question_daily as d (org_id, day, key_id, page, mode, outcome, questions)
-         select v.org_id, v.day, v.key_id, v.page, v.mode, v.outcome, v.questions
-           from jsonb_to_recordset(?::jsonb) as v(org_id text, day date, key_id text, page text, mode text, outcome text, questions int)
-          where v.key_id = '' or exists (select 1 from api_keys k where k.id = v.key_id and k.revoked_at is null)
-         on conflict (org_id, day, key_id, page, mode, outcome) do update set questions = d.questions + excluded.questions`,
+        `with v as (
+           select v.org_id, v.day, v.key_id, v.page, v.mode, v.outcome, v.questions
+             from jsonb_to_recordset(?::jsonb) as v(org_id text, day date, key_id text, page text, mode text, outcome text, questions int)
+            where v.key_id = '' or exists (select 1 from api_keys k where k.id = v.key_id and k.revoked_at is null)),
+         d as (
+           insert into question_daily as d (org_id, day, key_id, page, mode, outcome, questions)
+           select org_id, day, key_id, page, mode, outcome, questions from v
+           on conflict (org_id, day, key_id, page, mode, outcome) do update set questions = d.questions + excluded.questions)
+         insert into question_daily_totals as t (org_id, day, key_id, mode, outcome, questions)
+         select org_id, day, key_id, mode, outcome, sum(questions) from v group by 1, 2, 3, 4, 5
+         on conflict (org_id, day, key_id, mode, outcome) do update set questions = t.questions + excluded.questions`,
         [JSON.stringify([...sums.values()])],
       );
     },
@@ -238,7 +243,7 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
     },
 
     async topQuestions(orgId, query) {
-      if (filtersGiven(query)) return (await rawGroups(orgId, query, false, query.limit)).rows.map(toGroup);
+      if (filtersGiven(query)) return (await dayGroups(orgId, query, false, query.limit)).map(toGroup);
       const rows = (await knex('question_groups')
         .where({ org_id: orgId })
         .where('total', '>', 0)
@@ -249,8 +254,9 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
     },
 
     async coverageGaps(orgId, query) {
-      const groups = filtersGiven(query)
-        ? (await rawGroups(orgId, query, true, query.limit)).rows.map(toGroup)
+      const filtered = filtersGiven(query);
+      const groups = filtered
+        ? (await dayGroups(orgId, query, true, query.limit)).map(toGroup)
         : ((await knex('question_groups')
             .where({ org_id: orgId })
             .where('gaps', '>', 0)
@@ -258,29 +264,28 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
             .limit(query.limit)
             .select('question_hash', 'example', 'total', 'answered', 'refused', 'errors', 'thumbs_up', 'thumbs_down', 'last_seen_at')) as GroupRow[]).map(toGroup);
       if (groups.length === 0) return [];
-      const extra: string[] = [];
+      // Pages from the summaries: all-time ones without filters, else the per-day ones over the same whole days.
+      const where: string[] = [];
       const args: Knex.Value[] = [];
-      if (query.from) extra.push('and q.created_at >= ?'), args.push(query.from);
-      if (query.to) extra.push('and q.created_at < ?'), args.push(query.to);
-      if (query.keyId) extra.push('and q.key_id = ?'), args.push(query.keyId);
+      if (query.from) where.push('and p.day >= ?'), args.push(day(query.from));
+      if (query.to) where.push('and p.day < ?'), args.push(dayCeil(query.to));
+      if (query.keyId) where.push('and p.key_id = ?'), args.push(query.keyId);
+      const source = filtered
+        ? `select p.page, sum(p.n)::int8 as n from question_day_gap_pages p
+            where p.org_id = ? and p.question_hash = g.question_hash ${where.join(' ')} group by p.page`
+        : 'select p.page, p.n::int8 as n from question_gap_pages p where p.org_id = ? and p.question_hash = g.question_hash';
       const { rows } = (await knex.raw(
-        `select g.question_hash, p.page_url, p.n from unnest(?::text[]) as g(question_hash)
-         cross join lateral (
-           select s.page_url, count(*)::int8 as n from (
-             select q.page_url from question_log q
-              where q.org_id = ? and q.question_hash = g.question_hash and q.question is not null
-                and (q.outcome = 'refused' or q.rating = 'down') ${extra.join(' ')}
-              order by q.created_at desc limit ${GAP_PAGE_SAMPLE}) s
-            group by s.page_url order by n desc, s.page_url limit ?) p`,
+        `select g.question_hash, t.page, t.n from unnest(?::text[]) as g(question_hash)
+         cross join lateral (select s.page, s.n from (${source}) s where s.n > 0 order by s.n desc, s.page limit ?) t`,
         [groups.map((g) => g.questionHash), orgId, ...args, query.pagesPerGap],
-      )) as { rows: Array<{ question_hash: string; page_url: string | null; n: number }> };
+      )) as { rows: Array<{ question_hash: string; page: string; n: number }> };
       const pages = new Map<string, Array<{ url: string | null; count: number }>>();
-      for (const r of rows) pages.set(r.question_hash, [...(pages.get(r.question_hash) ?? []), { url: r.page_url, count: Number(r.n) }]);
+      for (const r of rows) pages.set(r.question_hash, [...(pages.get(r.question_hash) ?? []), { url: r.page === '' ? null : r.page, count: Number(r.n) }]);
       return groups.map((g): CoverageGap => ({ ...g, pages: pages.get(g.questionHash) ?? [] }));
     },
 
     async daily(orgId, range) {
-      const q = knex('question_daily')
+      const q = knex('question_daily_totals')
         .where({ org_id: orgId })
         .where('day', '>=', day(range.from))
         .where('day', '<', dayCeil(range.to));
@@ -293,16 +298,16 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
     },
 
     async dailyFeedback(orgId, range) {
-      const q = knex('question_log').where({ org_id: orgId }).whereNotNull('rating').where('rated_at', '>=', range.from).where('rated_at', '<', range.to);
+      const q = knex('question_day_votes')
+        .where({ org_id: orgId })
+        .where('day', '>=', day(range.from))
+        .where('day', '<', dayCeil(range.to));
       if (range.keyId) q.where({ key_id: range.keyId });
       const rows = (await q
         .groupByRaw('1')
+        .having(knex.raw('sum(up) + sum(down) > 0'))
         .orderByRaw('1')
-        .select(
-          knex.raw("to_char(rated_at at time zone 'UTC', 'YYYY-MM-DD') as day"),
-          knex.raw("count(*) filter (where rating = 'up')::int8 as up"),
-          knex.raw("count(*) filter (where rating = 'down')::int8 as down"),
-        )) as Array<{ day: string; up: number; down: number }>;
+        .select(knex.raw("to_char(day, 'YYYY-MM-DD') as day"), knex.raw('sum(up)::int8 as up'), knex.raw('sum(down)::int8 as down'))) as Array<{ day: string; up: number; down: number }>;
       return rows.map((r) => ({ day: r.day, up: Number(r.up), down: Number(r.down) }));
     },
 
@@ -325,6 +330,7 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
       const before = day(new Date(now.getTime() - countDays * 86_400_000));
       const stale = (await knex('question_daily').where('day', '<', before).count<{ n: number }[]>({ n: '*' }))[0]!;
       if (Number(stale.n) > 0) await knex('question_daily').where('day', '<', before).delete();
+      await knex('question_daily_totals').where('day', '<', before).delete();
       const counts = Number(stale.n);
       return { questions, counts };
     },

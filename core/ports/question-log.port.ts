@@ -70,11 +70,12 @@ export interface QuestionLogPort {
   stream(orgId: string, filter: QuestionFilter): AsyncIterable<LoggedQuestion>;
   /** Deletes a conversation (its questions and votes); returns rows deleted. */
   deleteConversation(orgId: string, conversationId: string): Promise<number>;
+  /** Groups, most asked first; with `from`, `to` or `keyId` over whole UTC days as `daily` (from per-day summaries). */
   topQuestions(orgId: string, query: GroupQuery): Promise<readonly QuestionGroup[]>;
   coverageGaps(orgId: string, query: GroupQuery & { readonly pagesPerGap: number }): Promise<readonly CoverageGap[]>;
-  /** Question counts per UTC day, mode and outcome in [from, to). */
+  /** Question counts per UTC day, mode and outcome, over the whole UTC days [from's day, to) (to's day counts unless to is midnight). */
   daily(orgId: string, range: { from: Date; to: Date; keyId?: string | undefined }): Promise<ReadonlyArray<{ day: string; mode: QuestionMode; outcome: QuestionOutcome; questions: number }>>;
-  /** Votes per UTC day in [from, to). */
+  /** Votes per UTC day of the vote, over the same whole days as `daily`. */
   dailyFeedback(orgId: string, range: { from: Date; to: Date; keyId?: string | undefined }): Promise<ReadonlyArray<{ day: string; up: number; down: number }>>;
   /**
    * Deletes rows older than each organisation's retention (`defaultDays` when it set none) and counts older than

@@ -9,7 +9,7 @@ export interface MarkdownOptions {
 /** A renderer of answer text into DOM nodes (this base one, or the rich one loaded when an answer needs it). */
 export type Renderer = (text: string, doc: Document, options?: MarkdownOptions) => DocumentFragment;
 
-const FENCE = /^\s{0,3}(```|~~~)/;
+export const FENCE = /^\s{0,3}(```|~~~)/;
 
 /**
  * Syntax only the rich renderer (`rich-markdown.ts`, a lazy chunk) draws: quotes, fences, tables, rules, italics,
@@ -18,21 +18,35 @@ const FENCE = /^\s{0,3}(```|~~~)/;
 export const RICH_SYNTAX = /^\s{0,3}(>|```|~~~|\|)|\|\s*:?-{2,}|^\s{0,3}([-*_])(\s*\2){2,}\s*$|(^|[^*\w])\*[^*\s]|(^|[^\p{L}\p{N}_])_[^_\s]|\]\(|https?:\/\/|mailto:/mu;
 
 /**
+ * The inline syntax a renderer reads: a global expression whose groups 1–3 are `code`, **bold** and a `[n]` citation,
+ * drawn by {@link renderInline}; a match of any other group goes to `draw` (the rich renderer's italics and links).
+ */
+export interface InlineSyntax {
+  readonly re: RegExp;
+  draw?(match: RegExpMatchArray, parent: Element, doc: Document, options: MarkdownOptions): void;
+}
+
+const BASE: InlineSyntax = { re: /(`[^`\n]+`)|\*\*([^*\n]+)\*\*|\[(\d{1,3})\]/g };
+
+/**
  * The base markdown subset for model answers, built with DOM APIs only (text goes in through text nodes, never
  * through innerHTML, so model or page text cannot become markup): paragraphs (single newlines kept as line breaks),
  * `-`/`*`/`1.` lists, `#` headings (shown bold), **bold**, `code` and `[n]` citations. Anything else stays literal
  * text until the rich renderer takes over. Unclosed markers (mid-stream) render as plain text until they close.
+ * The rich renderer (rich-markdown.ts) draws its own blocks and hands the lines between them to this one, with its
+ * own inline `syntax`.
  */
-export const renderMarkdown: Renderer = (text, doc, options = {}) => {
+export function renderMarkdown(text: string, doc: Document, options: MarkdownOptions = {}, syntax: InlineSyntax = BASE): DocumentFragment {
   const out = doc.createDocumentFragment();
   const add = <K extends keyof HTMLElementTagNameMap>(tag: K, parent: Node): HTMLElementTagNameMap[K] =>
     parent.appendChild(doc.createElement(tag));
+  const inline = (t: string, parent: Element) => renderInline(t, parent, doc, options, syntax);
   let para: HTMLElement | null = null;
   let list: HTMLElement | null = null;
   let item: HTMLElement | null = null;
 
   for (const line of text.split('\n')) {
-    if (line.trim() === '') {
+    if (!line.trim()) {
       para = list = item = null;
       continue;
     }
@@ -44,28 +58,41 @@ export const renderMarkdown: Renderer = (text, doc, options = {}) => {
         if (bullet[2] && bullet[2] !== '1') list.setAttribute('start', String(Number(bullet[2])));
       }
       para = null;
-      item = add('li', list);
-      inline(bullet[3]!, item, doc, options);
+      inline(bullet[3]!, (item = add('li', list)));
       continue;
     }
     if (item && /^\s/.test(line)) {
       item.append(doc.createElement('br'));
-      inline(line.trim(), item, doc, options);
+      inline(line.trim(), item);
       continue;
     }
     list = item = null;
     const heading = /^#{1,6}\s+(.*)$/.exec(line);
     if (heading) {
       para = null;
-      add('strong', add('p', out)).textContent = heading[1]!;
+      inline(heading[1]!, add('strong', add('p', out)));
       continue;
     }
     if (para) para.append(doc.createElement('br'));
     else para = add('p', out);
-    inline(line, para, doc, options);
+    inline(line, para);
   }
   return out;
-};
+}
+
+/** Draws `text` into `parent`: code, bold (its inside read again) and citations here, the rest by `syntax.draw`. */
+export function renderInline(text: string, parent: Element, doc: Document, options: MarkdownOptions, syntax: InlineSyntax): void {
+  let at = 0;
+  for (const m of text.matchAll(syntax.re)) {
+    if (m.index > at) parent.append(text.slice(at, m.index));
+    at = m.index + m[0].length;
+    if (m[1]) parent.appendChild(doc.createElement('code')).textContent = m[1].slice(1, -1);
+    else if (m[2]) renderInline(m[2], parent.appendChild(doc.createElement('strong')), doc, options, syntax);
+    else if (m[3]) parent.append(options.cite?.(Number(m[3])) ?? m[0]);
+    else syntax.draw?.(m, parent, doc, options);
+  }
+  if (at < text.length) parent.append(text.slice(at));
+}
 
 /**
  * Where the text can be cut so that everything before it renders the same whatever follows: after the last blank
@@ -83,21 +110,4 @@ export function stableLength(text: string): number {
     at = end;
   }
   return cut;
-}
-
-function inline(text: string, parent: Node, doc: Document, options: MarkdownOptions): void {
-  // split() with a capture group alternates plain text (even indexes) and markers (odd indexes).
-  text.split(/(\*\*[^*\n]+\*\*|`[^`\n]+`|\[\d{1,3}\])/).forEach((part, i) => {
-    if (i % 2 === 0) {
-      if (part) parent.appendChild(doc.createTextNode(part));
-      return;
-    }
-    if (part[0] === '[') {
-      parent.appendChild(options.cite?.(Number(part.slice(1, -1))) ?? doc.createTextNode(part));
-      return;
-    }
-    const node = doc.createElement(part[0] === '`' ? 'code' : 'strong');
-    node.textContent = part[0] === '`' ? part.slice(1, -1) : part.slice(2, -2);
-    parent.appendChild(node);
-  });
 }

@@ -60,7 +60,7 @@ const GroupFields = {
 };
 const TopQuestion = z.strictObject(GroupFields).meta({ id: 'TopQuestion' });
 const CoverageGapView = z
-  .strictObject({ ...GroupFields, pages: z.array(z.strictObject({ url: z.string().nullable(), count: z.number().int() })).meta({ description: 'Where it was refused or voted down (up to 5 pages, among its 500 newest such occurrences).' }) })
+  .strictObject({ ...GroupFields, pages: z.array(z.strictObject({ url: z.string().nullable(), count: z.number().int() })).meta({ description: 'Where it was refused or voted down, most first (up to 5 pages), over the same days as the counts.' }) })
   .meta({ id: 'CoverageGap' });
 
 export function questionView(q: LoggedQuestion): z.infer<typeof QuestionView> {
@@ -207,7 +207,7 @@ export function insightsRoutes(insights: InsightsService): Route[] {
       path: '/insights/top-questions',
       operationId: 'getTopQuestions',
       summary: 'The most asked questions',
-      description: 'Grouped by normalised text (lower case, punctuation and spacing ignored). Without `from`, `to` or `key_id`: over every question still retained, read from a summary kept as questions are logged; with them: computed from the log.',
+      description: 'Grouped by normalised text (lower case, punctuation and spacing ignored). Without `from`, `to` or `key_id`: over every question still retained. With them: over whole UTC days — from the start of `from`\'s day to the end of the day before `to`, or of `to`\'s own day when `to` is not midnight (as `/insights/daily` counts) — summed from per-day summaries kept as questions are logged, rated and deleted. `last_seen_at` is the newest question of the group in those days; `example` its newest question retained.',
       tags: ['Insights'],
       auth: { kind: 'jwt', permission: 'insights:read' },
       query: z.object({ from: filterFields.from, to: filterFields.to, key_id: filterFields.key_id, limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20) }),
@@ -222,7 +222,7 @@ export function insightsRoutes(insights: InsightsService): Route[] {
       path: '/insights/coverage-gaps',
       operationId: 'getCoverageGaps',
       summary: 'Questions the assistant could not answer well, with where they were asked',
-      description: 'Groups with refusals (the grounding gate found no answer in the page) or thumbs down, most first, each with the pages it was asked on: the content to add or fix.',
+      description: 'Groups with refusals (the grounding gate found no answer in the page) or thumbs down, most first, each with the pages it was asked on: the content to add or fix. `from`, `to` and `key_id` select whole UTC days as for top questions.',
       tags: ['Insights'],
       auth: { kind: 'jwt', permission: 'insights:read' },
       query: z.object({ from: filterFields.from, to: filterFields.to, key_id: filterFields.key_id, limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20) }),

@@ -23,8 +23,8 @@ export interface DailyInsights {
 
 /**
  * The read side of the question log for an organisation's members (issue 13 §2): list and search, one question, a
- * conversation, top questions and coverage gaps (from the per-question summary when unfiltered, from the log itself
- * for a range or key), counts per day, exports; and deleting a conversation. Every query is scoped to the caller's
+ * conversation, top questions and coverage gaps (from the per-question summary when unfiltered, from the per-day
+ * summaries over whole UTC days for a range or key), counts per day, exports; and deleting a conversation. Every query is scoped to the caller's
  * organisation: an id of another organisation is `not_found`.
  */
 @injectable()

@@ -146,10 +146,11 @@ describe('in plain Chromium (no GPU)', function () {
     console.log(`      console after the first question: ${JSON.stringify(consoleLines)}`);
   });
 
-  // Issue 15's budget before a first remote answer is 60 KB gzipped; it is NOT met yet (63.4 KB on 2026-11-25: the
-  // real-page gate's 3,200-word list, the question beacon). This test holds the line where it stands (64 KB) so it
-  // can only shrink; BENCHMARKS.md ("Widget and SDK delivery") reports the figure against the 60 KB goal.
-  it('keeps the script a site includes ≤ 15 KB and everything before a first remote answer ≤ 64 KB gzipped (goal 60 KB, not met)', async () => {
+  // Issue 15's budget: the script a site includes ≤ 15 KB gzipped, and everything before a first remote answer with the
+  // default options ≤ 60 KB gzipped (kit.js, the runtime chunk, Readability, the device probe that 'auto' loads at the
+  // first question). test/e2e/widget.e2e.test.ts measures the same path with each script named, and the visitor who
+  // opens the panel (held to its own line there). BENCHMARKS.md ("Widget and SDK delivery") reports the figures.
+  it('keeps the script a site includes ≤ 15 KB and everything before a first remote answer ≤ 60 KB gzipped', async () => {
     const scripts: Promise<number>[] = [];
     page.on('response', (res) => {
       // blob: URLs (the ALTCHA worker) are built in the page from code already downloaded: not a load.
@@ -167,7 +168,7 @@ describe('in plain Chromium (no GPU)', function () {
     const total = sizes.reduce((a, b) => a + b, 0);
     console.log(`      entry ${entry} B gzipped; ${sizes.length} scripts before the first remote answer: ${total} B gzipped`);
     expect(entry).to.be.at.most(15 * 1024);
-    expect(total).to.be.at.most(64 * 1024);
+    expect(total).to.be.at.most(60 * 1024);
   });
 
   it('refuses an off-topic question without any network request', async () => {

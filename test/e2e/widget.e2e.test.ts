@@ -516,8 +516,12 @@ window.__early=window.__kit.ask('How much does the Summit membership cost?');</s
     const visitor = await measure(true);
     console.log(`      page view + API answer: entry ${api.entry} B, ${api.total} B gzipped in ${api.scripts.length} scripts\n        ${api.scripts.join('\n        ')}`);
     console.log(`      visitor (launcher, panel, typed question): ${visitor.total} B gzipped in ${visitor.scripts.length} scripts\n        ${visitor.scripts.join('\n        ')}`);
-    // The 60 KB page-view budget itself is asserted by test/e2e/sdk.e2e.test.ts (the existing budget test).
+    // Issue 15's budgets: the entry ≤ 15 KB and a page view with an API answer (default options) ≤ 60 KB gzipped (also
+    // asserted by test/e2e/sdk.e2e.test.ts). The visitor who opens the panel also downloads the panel itself (kit-ui,
+    // ≈ 8.5 KB): that path is held to 70 KB (69,962 B on 2026-11-25) so it can only shrink; it does not meet 60 KB.
     expect(api.entry).to.be.at.most(15 * 1024);
+    expect(api.total).to.be.at.most(60 * 1024);
+    expect(visitor.total).to.be.at.most(70 * 1024);
     expect(api.scripts.some((s) => s.includes('kit-ui'))).to.equal(false);
     expect(visitor.scripts.some((s) => s.includes('kit-ui'))).to.equal(true);
   });

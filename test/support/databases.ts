@@ -72,9 +72,15 @@ export function integrationTargets(): TestDatabaseTarget[] {
 
 after(async function () {
   this.timeout(30_000);
-  if (sharedMemory) await (await sharedMemory).close();
-  if (postgres) await (await postgres).stop();
-  if (pgliteDir) rmSync(dirname(pgliteDir), { recursive: true, force: true });
+  // Reset as well as closed: with `mocha --parallel` this root hook runs after each file of a worker process, and
+  // the worker's next file must start its own.
+  const [memory, pg, dir] = [sharedMemory, postgres, pgliteDir];
+  sharedMemory = null;
+  postgres = null;
+  pgliteDir = null;
+  if (memory) await (await memory).close();
+  if (pg) await (await pg).stop();
+  if (dir) rmSync(dirname(dir), { recursive: true, force: true });
 });
 
 /**

@@ -5,6 +5,7 @@ import { quotaReservations } from './0003-quota-reservations.js';
 import { usagePartitions } from './0004-usage-partitions.js';
 import { ownerLoop } from './0005-owner-loop.js';
 import { consoleSessions } from './0006-console-sessions.js';
+import { insightDaySummaries } from './0007-insight-day-summaries.js';
 
 /** One schema change. `name` orders the history and must never change once released. */
 export interface Migration {
@@ -17,7 +18,7 @@ export interface Migration {
  * Every migration, oldest first. Imported as modules (not globbed from disk) so the bundled server carries them.
  * To add one: create `NNNN-what-it-does.ts` exporting a Migration and append it here.
  */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop, consoleSessions]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop, consoleSessions, insightDaySummaries]);
 
 /** A knex migration source over an explicit list. */
 export function createMigrationSource(migrations: readonly Migration[] = MIGRATIONS): Knex.MigrationSource<Migration> {

@@ -323,7 +323,7 @@ export type paths = {
         };
         /**
          * Questions the assistant could not answer well, with where they were asked
-         * @description Groups with refusals (the grounding gate found no answer in the page) or thumbs down, most first, each with the pages it was asked on: the content to add or fix.
+         * @description Groups with refusals (the grounding gate found no answer in the page) or thumbs down, most first, each with the pages it was asked on: the content to add or fix. `from`, `to` and `key_id` select whole UTC days as for top questions.
          */
         get: operations["getCoverageGaps"];
         put?: never;
@@ -363,7 +363,7 @@ export type paths = {
         };
         /**
          * The most asked questions
-         * @description Grouped by normalised text (lower case, punctuation and spacing ignored). Without `from`, `to` or `key_id`: over every question still retained, read from a summary kept as questions are logged; with them: computed from the log.
+         * @description Grouped by normalised text (lower case, punctuation and spacing ignored). Without `from`, `to` or `key_id`: over every question still retained. With them: over whole UTC days — from the start of `from`'s day to the end of the day before `to`, or of `to`'s own day when `to` is not midnight (as `/insights/daily` counts) — summed from per-day summaries kept as questions are logged, rated and deleted. `last_seen_at` is the newest question of the group in those days; `example` its newest question retained.
          */
         get: operations["getTopQuestions"];
         put?: never;
@@ -1035,7 +1035,7 @@ export type components = {
              * @description ISO 8601 UTC timestamp, e.g. 2026-01-31T12:00:00.000Z
              */
             last_asked_at: string;
-            /** @description Where it was refused or voted down (up to 5 pages, among its 500 newest such occurrences). */
+            /** @description Where it was refused or voted down, most first (up to 5 pages), over the same days as the counts. */
             pages: {
                 count: number;
                 url: string | null;

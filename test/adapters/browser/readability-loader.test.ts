@@ -18,6 +18,9 @@ describe('loadReadability', () => {
     const chunks = result.outputFiles.filter((f) => f !== entry);
     expect(entry.text).not.to.include('_grabArticle');
     expect(chunks.some((c) => c.text.includes('_grabArticle'))).to.equal(true);
+    // Readability.js alone: the package index would add isProbablyReaderable (its `visibilityChecker` option), which
+    // Kit never calls, to the chunk every visitor downloads before a first answer.
+    expect(chunks.some((c) => c.text.includes('visibilityChecker'))).to.equal(false);
     expect(entry.text.length).to.be.below(8_000);
   });
 });

@@ -39,6 +39,11 @@ const RICH_CASES: readonly [string, string][] = [
   ['[x](javascript:alert(1)) [y](data:text/html,1) [z](vbscript:msgbox)', '<p>x y z</p>'],
   ['see https://example.com/a.', '<p>see <a href="https://example.com/a" target="_blank" rel="noopener noreferrer">https://example.com/a</a>.</p>'],
   ['a\n\n---\n\nb', '<p>a</p><hr><p>b</p>'],
+  // A citation marker followed by a link's (url) is the link's text; alone it stays a marker (text without `cite`).
+  ['[1](https://example.com/) and [2]', '<p><a href="https://example.com/" target="_blank" rel="noopener noreferrer">1</a> and [2]</p>'],
+  // The base blocks around rich ones: a list before a quote, a paragraph after a table, a heading with inline syntax.
+  ['- a\n> q\nafter\n## *T*', '<ul><li>a</li></ul><blockquote><p>q</p></blockquote><p>after</p><p><strong><em>T</em></strong></p>'],
+  ['| A |\n|---|\n| 1 |\nnext', '<div class="tw" tabindex="0"><table><thead><tr><th>A</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table></div><p>next</p>'],
 ];
 
 const ALLOWED = new Set(['p', 'br', 'ul', 'ol', 'li', 'strong', 'code', 'sup']);

@@ -12,6 +12,7 @@ const ORIGIN = 'https://shop.example.com';
 const ORG_TABLES = [
   'memberships', 'invitations', 'api_keys', 'usage_events', 'org_meters', 'usage_daily', 'usage_daily_keys', 'usage_monthly_keys',
   'assistant_settings', 'question_logging', 'question_log', 'question_daily', 'question_groups',
+  'question_day_groups', 'question_day_gap_pages', 'question_gap_pages', 'question_day_votes', 'question_daily_totals',
 ] as const;
 
 describeOnEachDatabase('DELETE /org', (db) => {
@@ -60,7 +61,7 @@ describeOnEachDatabase('DELETE /org', (db) => {
     const session = await openSession(server.url, keys.publishable, ORIGIN);
     const chat = await streamChat(server.url, { authorization: `Bearer ${keys.publishable}`, 'kit-session': session, origin: ORIGIN }, chatBody(undefined, { conversation_id: `cnv_${label}` }));
     expect(chat.status).to.equal(200);
-    const vote = await call('POST', '/feedback', keys.publishable, { message_id: String(chat.events[0]!.json.request_id), rating: 'up' }, { 'kit-session': session, origin: ORIGIN });
+    const vote = await call('POST', '/feedback', keys.publishable, { message_id: String(chat.events[0]!.json.request_id), rating: 'down' }, { 'kit-session': session, origin: ORIGIN });
     expect(vote.status).to.equal(200);
     await resolve(platform.container, 'QuestionLogService').flush();
     await resolve(platform.container, 'UsageService').rollUp();

@@ -14,5 +14,7 @@ export function freshPglite(): Promise<KnexDatabase> {
 
 after(async function () {
   this.timeout(30_000);
-  if (fresh) await (await fresh).close();
+  const db = fresh;
+  fresh = null; // with `mocha --parallel`, the worker's next file opens its own
+  if (db) await (await db).close();
 });
