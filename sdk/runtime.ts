@@ -43,18 +43,13 @@ interface Context {
   redacted: Partial<Record<string, number>>;
 }
 
-/**
- * The console's preview on the owner's own site (docs/console.md): a page opened as `…#kit-preview=<token>` sends the
- * token with `GET /config`, whose `assistant` block is then the owner's unsaved settings (for this key and origin only).
- */
-function previewing(transport: HttpTransportPort): HttpTransportPort {
-  const token = /[#&]kit-preview=([\w.-]+)/.exec(globalThis.location?.hash ?? '')?.[1];
-  return token ? { request: (r) => transport.request(r.url.endsWith('/config') ? { ...r, headers: { ...r.headers, 'kit-preview': token } } : r) } : transport;
-}
-
 /** Starts the assistant for `config` on this page. Rejects with a KitError when the page cannot be read at all. */
 export const startAssistant: StartAssistant = async (config, host, { emit, signal, conversationId }) => {
-  const transport = previewing((host.transport as HttpTransportPort | undefined) ?? createFetchTransport());
+  const base = (host.transport as HttpTransportPort | undefined) ?? createFetchTransport();
+  // The console's preview on the owner's own site (docs/console.md): a page opened as `…#kit-preview=<token>` sends
+  // the token as `Kit-Preview`; `/config` then shows the owner's unsaved settings (that key and origin only).
+  const preview = /kit-preview=([\w.-]+)/.exec(globalThis.location?.hash)?.[1];
+  const transport: HttpTransportPort = preview ? { request: (r) => base.request({ ...r, headers: { ...r.headers, 'kit-preview': preview } }) } : base;
   const client = createPlatformClient({ baseUrl: config.endpoint ?? defaultEndpoint(), apiKey: config.apiKey, transport, solveChallenge: createAltchaSolver() });
   let reporter: QuestionReporter | undefined;
   // The reporter sends what is queued first, while the client still holds the page's session.
