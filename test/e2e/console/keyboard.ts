@@ -62,6 +62,14 @@ export async function activate(page: Page, name: string | RegExp, max = 200): Pr
   await page.keyboard.press('Enter');
 }
 
+/**
+ * After a dialog's action: it has closed. A view reloads its list before closing the dialog, so the success notice
+ * (or the new row) can show while the dialog is still open; a key pressed then lands in the closing dialog.
+ */
+export async function dialogsClosed(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('dialog[open]') === null);
+}
+
 /** After a dialog opened: focus is inside it (native <dialog> moves it there). */
 export async function expectFocusInDialog(page: Page): Promise<void> {
   await page.waitForFunction(() => document.activeElement?.closest('dialog[open]') !== null);
