@@ -115,7 +115,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
 /**
  * A question made of nothing but the kind of answer it asks for: a contact question with no other word ("how do I
  * contact you?"), or a price question whose every word is a price or currency word ("how much is it?", "what
- * does it cost in euros?", "is it free?"). Such a question is about the pages' own subject. A currency word the
+ * does it cost in euros?", "what are the fees?"). Such a question is about the pages' own subject. A currency word the
  * pages never write out must be found as its sign.
  */
 function askedKindOnly(q: QuestionAnalysis): { kind: 'contact' | 'money'; signs: string[] } | null {
