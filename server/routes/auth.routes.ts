@@ -7,6 +7,23 @@ import { OrganizationView, organizationView, RoleSchema, UserView, userView } fr
 
 const InviteToken = z.string().regex(/^kit_inv_[0-9A-Za-z]{40}$/, 'must be an invitation token (kit_inv_…)');
 
+/** The body of a sign-up, for a token (`POST /auth/signup`) or a cookie session (`POST /auth/session/signup`). */
+export const SignupBody = z.strictObject({
+  email: Email,
+  password: Password,
+  name: humanText(100).optional(),
+  organization_name: humanText(100).optional(),
+  invite_token: InviteToken.optional(),
+});
+
+/** The body of a sign-in, for a token (`POST /auth/login`) or a cookie session (`POST /auth/session`). */
+export const LoginBody = z.strictObject({
+  email: Email,
+  password: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
+  organization_id: prefixedId('org').optional(),
+  invite_token: InviteToken.optional(),
+});
+
 const SessionView = z
   .strictObject({ token: z.string(), expires_at: Timestamp, user: UserView, organization: OrganizationView, role: RoleSchema })
   .meta({ id: 'Session', description: 'A dashboard token (JWT, 1 hour) and who it is for.' });
@@ -26,13 +43,7 @@ export function authRoutes(accounts: AccountService): Route[] {
       description: 'Creates the user, an organization and the owner membership; with `invite_token`, joins the inviting organization instead.',
       tags: ['Accounts'],
       auth: { kind: 'none' },
-      body: z.strictObject({
-        email: Email,
-        password: Password,
-        name: humanText(100).optional(),
-        organization_name: humanText(100).optional(),
-        invite_token: InviteToken.optional(),
-      }),
+      body: SignupBody,
       responses: { 201: { description: 'Signed up and signed in.', schema: SessionView } },
       errors: ['conflict', 'rate_limited'],
       async handler({ body, ip }) {
@@ -51,12 +62,7 @@ export function authRoutes(accounts: AccountService): Route[] {
         'Returns a dashboard token for one organization (`organization_id`, default the first joined). With `invite_token`, an existing user accepts an invitation and signs in to that organization. Failed logins are rate-limited per email and per IP.',
       tags: ['Accounts'],
       auth: { kind: 'none' },
-      body: z.strictObject({
-        email: Email,
-        password: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
-        organization_id: prefixedId('org').optional(),
-        invite_token: InviteToken.optional(),
-      }),
+      body: LoginBody,
       responses: { 200: { description: 'Signed in.', schema: SessionView } },
       errors: ['unauthenticated', 'forbidden', 'not_found', 'rate_limited'],
       async handler({ body, ip }) {

@@ -4,14 +4,14 @@ import { assertSameOrigin, requireBrowserSession } from '../auth/browser-auth.js
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import type { ServerConfig } from '../config.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { Email, humanText, Password, prefixedId, Timestamp } from '../http/schemas.js';
+import { LoginBody, SignupBody } from './auth.routes.js';
+import { prefixedId, Timestamp } from '../http/schemas.js';
 import { OrganizationView, organizationView, RoleSchema, UserView, userView } from '../http/views.js';
 import type { BrowserSessionService } from '../services/browser-session-service.js';
 import type { ConsoleAccountService, ConsoleSessionState } from '../services/console-account-service.js';
 import { unwrap } from '../services/service-result.js';
 import { KitError } from '../../core/errors/index.js';
 
-const InviteToken = z.string().regex(/^kit_inv_[0-9A-Za-z]{40}$/, 'must be an invitation token (kit_inv_…)');
 
 const ConsoleSessionView = z
   .strictObject({
@@ -50,12 +50,7 @@ export function sessionRoutes(service: ConsoleAccountService, sessions: BrowserS
       description: `Like POST /auth/login (same limits, \`organization_id\`, \`invite_token\`), but the credential is a cookie instead of a token in the body. ${COOKIE_NOTE}`,
       tags: ['Accounts'],
       auth: { kind: 'none' },
-      body: z.strictObject({
-        email: Email,
-        password: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
-        organization_id: prefixedId('org').optional(),
-        invite_token: InviteToken.optional(),
-      }),
+      body: LoginBody,
       responses: { 201: { description: 'Signed in; the cookie is set.', schema: ConsoleSessionView } },
       errors: ['unauthenticated', 'forbidden', 'not_found', 'rate_limited'],
       async handler({ body, ip, ctx }) {
@@ -73,13 +68,7 @@ export function sessionRoutes(service: ConsoleAccountService, sessions: BrowserS
       description: `Like POST /auth/signup, with a cookie session instead of a token. ${COOKIE_NOTE}`,
       tags: ['Accounts'],
       auth: { kind: 'none' },
-      body: z.strictObject({
-        email: Email,
-        password: Password,
-        name: humanText(100).optional(),
-        organization_name: humanText(100).optional(),
-        invite_token: InviteToken.optional(),
-      }),
+      body: SignupBody,
       responses: { 201: { description: 'Signed up and signed in; the cookie is set.', schema: ConsoleSessionView } },
       errors: ['conflict', 'forbidden', 'rate_limited'],
       async handler({ body, ip, ctx }) {
