@@ -1,5 +1,10 @@
 import { LANGUAGES } from '../text/language.js';
-import { isLanguageLoaded, resourcesFor, type GroundingWordList, type LanguageResources } from '../text/resources.js';
+import { PACK as EN } from '../text/packs/en.js';
+import { installGroundingWords, isLanguageLoaded, resourcesFor, type GroundingWordList, type LanguageResources } from '../text/resources.js';
+
+// English's gate words come with the gate: core/text installs English without them (packs/en-core.ts), so the SDK
+// carries them only where it gates in the browser (docs/sdk.md "Budgets").
+if (EN.grounding) installGroundingWords('en', EN.grounding);
 
 /** The grounding gate's word lists of some languages at once (a page's, a question's, English). */
 export interface Lexicon {
