@@ -25,9 +25,11 @@ import { createPlatformClient, type PlatformConfig } from '../adapters/remote/pl
 import { createRemoteInference } from '../adapters/remote/remote-inference.js';
 import type { Assistant, StartAssistant } from './assistant.js';
 import type { Engine } from './local-engine.js';
+import type { PageRedactor } from './redact-pages.js';
 import { SETUP_CODES } from './setup-codes.js';
 import { DEFAULT_REFUSAL_MESSAGE } from '../core/config/defaults.js';
-import { createQuestionReporter, type QuestionReporter } from './insights.js';
+import { randomId } from './ids.js';
+import type { QuestionReporter } from './insights.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
 
 /**
@@ -61,7 +63,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const preview = /kit-preview=([\w.-]+)/.exec(globalThis.location?.hash)?.[1];
   const transport: HttpTransportPort = preview ? { request: (r) => base.request({ ...r, headers: { ...r.headers, 'kit-preview': preview } }) } : base;
   const client = createPlatformClient({ baseUrl: config.endpoint ?? defaultEndpoint(), apiKey: config.apiKey, transport, solveChallenge: createAltchaSolver() });
-  let reporter: QuestionReporter | undefined;
+  let reporter: QuestionReporter | null = null;
   // The reporter sends what is queued first, while the client still holds the page's session.
   signal.addEventListener('abort', () => (reporter?.destroy(), client.destroy()), { once: true });
 
@@ -89,7 +91,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const probe = (): Promise<DeviceProfile> => import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal, reuseAbsentVerdict: config.mode === 'auto' }));
   const devicePromise: Promise<DeviceProfile | null> = config.mode === 'local' ? probe() : Promise.resolve(null);
   const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
-    ? import(/* webpackChunkName: "kit-redaction" */ '../core/redaction/index.js').then((m) => m.loadRedactor(config.redact))
+    ? import(/* webpackChunkName: "kit-redaction" */ './redact-pages.js').then((m) => m.loadPageRedactor(config.redact))
     : Promise.resolve(null);
   // The gate in the browser (a chunk): before a local engine, and before the service when the snippet asks for a
   // stricter gate than the service's (`groundingMinMatches` above the default; the service gates with the default).
@@ -122,13 +124,21 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   setup.dispose();
   if (misconfigured) throw misconfigured;
 
-  // The owner's log (issue 13): one conversation per instance; the service logs remote answers, the beacon the rest.
-  reporter = createQuestionReporter({ client, transport, apiKey: config.apiKey, plan, ...(conversationId ? { conversationId } : {}) });
-  const log = reporter;
+  // The owner's log (issue 13): one conversation per instance; the service logs remote answers (and its refusals),
+  // the beacon what this browser answered or refused. The reporter is a chunk (`kit-reporter`): a conversation the
+  // service answers loads it only for the thumbs, or after an answer when the owner logs questions' text.
+  const conversation = conversationId ?? ((own: string) => () => own)(randomId('cnv'));
+  const logging = plan?.assistant?.logging.mode ?? 'off';
+  let reporterLoad: Promise<QuestionReporter> | null = null;
+  const log = (): Promise<QuestionReporter> => (reporterLoad ??= import(/* webpackChunkName: "kit-reporter" */ './insights.js').then(
+    (m) => (reporter = m.createQuestionReporter({ client, transport, apiKey: config.apiKey, plan, conversationId: conversation })),
+    (err) => { reporterLoad = null; throw err; },
+  ));
+  const noop = (): void => undefined;
   const settings = plan?.assistant ?? null;
   // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default.
   const refusalText = config.refusalMessage === DEFAULT_REFUSAL_MESSAGE && settings?.refusal_message ? settings.refusal_message : config.refusalMessage;
-  const logContext = () => ({ pageUrl: pageUrl(), conversationId: log.conversationId });
+  const logContext = () => ({ pageUrl: pageUrl(), conversationId: conversation() });
   const remote = (reason: string): Engine => {
     const port = createRemoteInference(client, { context: logContext });
     emit('mode', { mode: 'remote', model: port.model, reason });
@@ -150,7 +160,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         // A local engine answers only behind the browser's gate: its chunk is here before the switch.
         if (next.kind !== 'remote') {
           if (config.grounding) await loadGate();
-          void log.prepare(); // its answers are reported from here
+          log().then((r) => r.prepare(), noop); // its answers are reported from here
         }
         if (!signal.aborted) engine = next;
       }).catch(() => {
@@ -165,7 +175,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     if (engine.kind !== 'remote' && config.grounding) loadGate().catch(() => undefined);
   }
   // Questions answered or refused in this browser are reported by the beacon: its chunk comes before the first one.
-  if (engine.kind !== 'remote' || strictGate) void log.prepare();
+  if (engine.kind !== 'remote' || strictGate) log().then((r) => r.prepare(), noop);
   const modeOf = (e: Engine) => (e.kind === 'remote' ? 'remote' : 'local');
   const logModeOf = (e: Engine) => (e.kind === 'remote' ? 'remote' : e.kind === 'extractive' ? 'extractive' : 'local');
   const mode = modeOf(engine);
@@ -178,13 +188,18 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
       const report = (answer: Answer | null, by: Engine, error?: unknown): void => {
         // Remote answers (and the service's refusals) are logged by the service; only what it never saw is reported
         // from here: local answers, and refusals by the gate in this browser.
-        if (answer?.id?.startsWith('req_')) return void log.remoteAnswered();
+        if (answer?.id?.startsWith('req_')) {
+          if (logging !== 'off' && plan) log().then((r) => r.remoteAnswered(), noop);
+          return;
+        }
         if (!answer && by.kind === 'remote') return;
-        log.report({
-          messageId: answer?.id ?? log.newMessageId(), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
+        const latencyMs = Date.now() - started;
+        const at = pageUrl();
+        log().then((r) => r.report({
+          messageId: answer?.id ?? randomId('msg'), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
           mode: logModeOf(by), model: by.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : 'answered',
-          ...(error && isKitError(error) ? { errorCode: error.code } : {}), askedAt, latencyMs: Date.now() - started, pageUrl: pageUrl(),
-        });
+          ...(error && isKitError(error) ? { errorCode: error.code } : {}), askedAt, latencyMs, pageUrl: at,
+        }), noop);
       };
       // SPA navigation: the live page changed since it was read; read it again before answering.
       if (config.context.scope === 'page' && pageUrl() !== context.url) context = await load(askSignal);
@@ -198,7 +213,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         const { checkGrounding } = await loadGate();
         const verdict = checkGrounding(context.retriever.corpus, question, { minMatches: config.groundingMinMatches });
         if (!verdict.grounded) {
-          const refusal: Answer = { id: log.newMessageId(), text: refusalText, citations: [], refused: true, mode: modeOf(answering), model: answering.port.model };
+          const refusal: Answer = { id: randomId('msg'), text: refusalText, citations: [], refused: true, mode: modeOf(answering), model: answering.port.model };
           report(refusal, answering);
           return refusal;
         }
@@ -206,19 +221,20 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
       const sources = selectSources(context, question, plan?.limits.max_context_chars);
       try {
         const answer = await runEngine(answering, modeOf(answering), { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
-        const withId: Answer = answer.id ? answer : { ...answer, id: log.newMessageId() };
+        const withId: Answer = answer.id ? answer : { ...answer, id: randomId('msg') };
         report(withId, answering);
         return withId;
       } catch (err) {
         if (!askSignal.aborted) report(null, answering, err);
         throw err;
       } finally {
-        // The first question an engine took (see probeWhen): now the device may be asked, off the answer's path.
-        if (!signal.aborted && !askSignal.aborted) upgrade?.();
+        // The first question an engine took (see probeWhen): now the device may be asked, off the answer's path —
+        // in a later task, once the answer has reached the visitor (the instance's `message` event).
+        if (upgrade && !signal.aborted && !askSignal.aborted) setTimeout(() => { if (!signal.aborted) upgrade?.(); }, 0);
       }
     },
-    feedback: (messageId, rating, comment) => log.feedback(messageId, rating, comment),
-    destroy() { log.destroy(); client.destroy(); },
+    feedback: async (messageId, rating, comment) => (await log()).feedback(messageId, rating, comment),
+    destroy() { reporter?.destroy(); client.destroy(); },
   };
   return assistant;
 };
@@ -248,10 +264,10 @@ function pageUrl(): string {
   return u.href;
 }
 
-async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<{ redact(text: string): { text: string; counts: Partial<Record<string, number>> } } | null>): Promise<Context> {
+async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<PageRedactor | null>): Promise<Context> {
   const url = pageUrl();
   // The crawl's chunk downloads while the live page is read: its latency overlaps the work instead of following it.
-  const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './crawl.js') : null;
+  const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './site-context.js') : null;
   crawlChunk?.catch(() => {}); // awaited below; an early failure must not be reported as unhandled
   let live: SourcePage | undefined;
   try {
@@ -262,49 +278,21 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   }
   let pages: SourcePage[] = live ? [live] : [];
   let cut = { pages: 0, chars: 0 };
-  // With a site to read, the work is sliced (issue 12: no long task): the helpers come with the crawl's chunk, so a
-  // page-context assistant (one page, a few milliseconds of work) loads none of it.
+  // With a site to read, the work is sliced (issue 12: no long task): the crawl and the helpers come with the crawl's
+  // chunk (sdk/site-context.ts), so a page-context assistant (one page, a few milliseconds of work) loads none of it.
   let pause: (() => Promise<void>) | null = null;
   let yieldNow: () => Promise<void> = () => Promise.resolve();
   if (config.context.scope !== 'page') {
-    const { crawlSite, createFetchPageFetcher, createTimeSlicer, extractFromHtml, pageLinks, reportSiteDiscovery, withPageCache, yieldToMain } = await crawlChunk!;
-    pause = createTimeSlicer().next;
-    yieldNow = yieldToMain;
-    const fetcher = withPageCache(createFetchPageFetcher());
-    const result = await crawlSite({
-      pageUrl: url,
-      context: config.context,
-      fetcher,
-      // One page per task: the main thread goes back to the page between pages (issue 12: no long task).
-      extract: async (html, pageUrl) => { await yieldToMain(); return extractFromHtml(html, pageUrl); },
-      livePage: live,
-      pageLinks: config.context.scope === 'site' ? pageLinks(document) : [],
-      onProgress: (p) => emit('progress', p),
-      signal,
-    });
-    if (config.context.scope === 'site' && !result.aborted) reportSiteDiscovery(result, config.context.sitemap, location.origin);
-    pages = result.pages;
-    cut = { ...result.truncated };
+    const site = await (await crawlChunk!).readSite(config, url, live, (p) => emit('progress', p), signal);
+    ({ pages, cut, pause, yieldNow } = site);
   } else if (live && live.text.length >= config.context.maxCharsPerPage) {
     cut = { pages: 0, chars: Math.max(0, (document.body?.innerText.length ?? 0) - live.text.length) };
   }
   if (pages.length === 0) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');
   // Redaction before anything else sees the text: the corpus, the gate, every engine and every request body.
   const redactor = await redactorPromise;
-  const redacted: Partial<Record<string, number>> = {};
-  if (redactor) {
-    const mask = (text: string) => {
-      const r = redactor.redact(text);
-      for (const [kind, n] of Object.entries(r.counts)) redacted[kind] = (redacted[kind] ?? 0) + (n ?? 0);
-      return r.text;
-    };
-    const masked: SourcePage[] = [];
-    for (const p of pages) {
-      if (pause) await pause();
-      masked.push({ url: p.url, title: mask(p.title), text: mask(p.text) });
-    }
-    pages = masked;
-  }
+  let redacted: Partial<Record<string, number>> = {};
+  if (redactor) ({ pages, redacted } = await redactor(pages, pause));
   await yieldNow();
   // Detects the pages' language and loads its pack (stemmer, stopwords, common words) first: English ships in the
   // runtime, other languages are small lazy chunks.
