@@ -14,21 +14,10 @@ export interface RetrieverOptions {
    * ("Normandy" on the Normandy page) has a low local IDF but still matters more than "country".
    */
   readonly specificityWeight?: number;
-  /**
-   * Weight (times the word's own) of the page's other forms of a question word that the stemmer leaves apart:
-   * a page term that extends the word or that it extends by up to {@link VARIANT_LIMITS}.maxExtra letters
-   * ("Kenya" / "Kenyan", "edition" / "editions'"). 0 matches exact stems only.
-   */
-  readonly variantWeight?: number;
-  /** 0–1: how much a word's share of the passages holding it damps its rarity bonus (0: not at all). */
-  readonly centrality?: number;
 }
 
-/** Which page terms count as another form of a question word (Latin-script words only). */
-export const VARIANT_LIMITS = Object.freeze({ minLength: 4, maxExtra: 3 });
-
 /** Defaults of {@link RetrieverOptions}, chosen on half of the SQuAD articles and checked on the other half. */
-export const RETRIEVER_DEFAULTS = Object.freeze({ k1: 0.6, b: 0.5, specificityWeight: 2, variantWeight: 0, centrality: 0 });
+export const RETRIEVER_DEFAULTS = Object.freeze({ k1: 0.6, b: 0.5, specificityWeight: 2 });
 
 /** One ranked passage: what an engine with a context window is given as `sources`. */
 export interface RankedPassage {
@@ -76,34 +65,12 @@ export interface Retriever {
   idf(term: number): number;
 }
 
-const LATIN_WORD = /^[a-z\u00c0-\u024f]+$/;
-
 /** Indexes `corpus`'s passages (linear, a fraction of buildCorpus's cost). */
 export function createRetriever(corpus: Corpus, options: RetrieverOptions = {}): Retriever {
   const opts = { ...RETRIEVER_DEFAULTS, ...options };
   const passageIndex = createBm25Index(corpus, corpus.passages.map((_, i) => corpus.passageTerms(i)), opts);
   const pScores = new Float64Array(corpus.passages.length);
   const missingIdf = Math.log(1 + corpus.passages.length + 0.5);
-  // The page's terms in order, for prefix look-ups (built on the first question that needs it).
-  let sorted: string[] | null = null;
-  const variantsOf = (t: string): number[] => {
-    const out: number[] = [];
-    if (t.length < VARIANT_LIMITS.minLength || !LATIN_WORD.test(t)) return out;
-    // Shorter forms: the word's own prefixes ("kenyan" → "kenya").
-    for (let len = Math.max(VARIANT_LIMITS.minLength, t.length - VARIANT_LIMITS.maxExtra); len < t.length; len++) {
-      const id = corpus.vocabulary.get(t.slice(0, len));
-      if (id !== undefined) out.push(id);
-    }
-    // Longer forms: page terms that start with the word ("kenya" → "kenyan").
-    sorted ??= [...corpus.vocabulary.keys()].sort();
-    let lo = 0, hi = sorted.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]! < t) lo = mid + 1; else hi = mid; }
-    for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) {
-      const v = sorted[i]!;
-      if (v.length > t.length && v.length - t.length <= VARIANT_LIMITS.maxExtra) out.push(corpus.vocabulary.get(v)!);
-    }
-    return out;
-  };
 
   const analyze = (question: string): AnalyzedQuery => {
     const { words, terms } = corpus.analyze(question);
@@ -111,8 +78,6 @@ export function createRetriever(corpus: Corpus, options: RetrieverOptions = {}):
     const ids: number[] = [];
     const weights: number[] = [];
     const content: number[] = [];
-    const extra: number[] = [];
-    const extraWeights: number[] = [];
     let totalIdf = 0;
     const seen = new Set<string>();
     for (let i = 0; i < words.length; i++) {
@@ -124,25 +89,12 @@ export function createRetriever(corpus: Corpus, options: RetrieverOptions = {}):
       const id = corpus.vocabulary.get(t);
       // A word the pages lack counts as the rarest possible: it lowers the share of the question covered.
       totalIdf += id === undefined ? missingIdf : passageIndex.idf(id);
-      const rank = /^\d/.test(w) ? 5_000 : Math.min(corpus.resources.commonRank(t), 100_000);
-      // A word most passages hold is what the page is about ("Xbox" on a review of it): its general-language
-      // rarity says little about which passage answers, so `centrality` damps the rarity bonus by its share.
-      const share = id === undefined || corpus.passages.length < 2 ? 0 : corpus.documentFrequency[id]! / corpus.passages.length;
-      const weight = 1 + opts.specificityWeight * (Math.log10(rank) / 5) * (1 - opts.centrality * share);
       if (id !== undefined) {
         ids.push(id);
-        weights.push(weight);
-      }
-      if (opts.variantWeight > 0) {
-        for (const v of variantsOf(t)) {
-          if (ids.includes(v) || extra.includes(v)) continue;
-          extra.push(v);
-          extraWeights.push(weight * opts.variantWeight);
-        }
+        const rank = /^\d/.test(w) ? 5_000 : Math.min(corpus.resources.commonRank(t), 100_000);
+        weights.push(1 + opts.specificityWeight * (Math.log10(rank) / 5));
       }
     }
-    // Variants come after the question's own terms, and only where no own term is the same.
-    for (let i = 0; i < extra.length; i++) if (!ids.includes(extra[i]!)) { ids.push(extra[i]!); weights.push(extraWeights[i]!); }
     return { terms: ids, weights, totalIdf, words, stems: terms, content };
   };
 

@@ -19,8 +19,6 @@ const VARIANTS: readonly [string, AnswerOptions & RankingOptions, RetrieverOptio
   ['the earlier weights (passage 0.3, previous 0.15, next 0, rarest word 0)', { passageWeight: 0.3, previousWeight: 0.15, nextWeight: 0, rarestBonus: 0 }],
   ['sentence BM25 k1 0.3, b 0 (the best plain BM25 setting)', { k1: 0.3, b: 0 }],
   ['sentence BM25 k1 1.2, b 0.75 (the textbook setting)', { k1: 1.2, b: 0.75 }],
-  ['other forms of a question word at half weight ("Kenya" / "Kenyan"; variantWeight 0.5)', {}, { variantWeight: 0.5 }],
-  ['rarity bonus damped by the word\'s centrality to the page (centrality 1)', {}, { centrality: 1 }],
   ['no rarity bonus (specificityWeight 0)', {}, { specificityWeight: 0 }],
 ];
 
