@@ -3,6 +3,7 @@ import type { Citation } from '../sources.js';
 import { CHECKABLE_TYPES, answerMatches, answerPossible, isAnswerCue, type AnswerIntent } from './answer-type.js';
 import type { AnalyzedQuery, RankedPassage, Retriever } from './retriever.js';
 import { createSentenceRanker, type RankedSentence, type RankingOptions, type SentenceRanker } from './sentence-ranker.js';
+import { leansBack } from './sentence-roles.js';
 
 /** Tunables of the extractive answerer. */
 export interface AnswerOptions {
@@ -112,12 +113,6 @@ export interface Answerer {
   answer(question: string): AnswerOutcome;
 }
 
-// Words that open a sentence leaning on the one before ("It weighs…", "However…", "Yes.").
-const LEANS_BACK = new Set(('it its this that these those they them their theirs he she his her him there such both however but also so then '
-  + 'therefore thus instead otherwise here yes no additionally moreover furthermore meanwhile still likewise similarly '
-  + 'il elle ils elles cela ceci ces mais donc cependant ainsi er sie es dies diese dieser dieses aber deshalb jedoch trotzdem '
-  + 'el ella ellos ellas esto estos estas pero sin ele ela eles elas isso mas porem lui loro questo questa ma dit deze maar').split(' '));
-
 /** Builds the answerer of `retriever`'s corpus (the sentence index is built here, once). */
 export function createAnswerer(retriever: Retriever, options: AnswerOptions & RankingOptions = {}): Answerer {
   const ranker = createSentenceRanker(retriever, options);
@@ -140,8 +135,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     const prev = s - 1;
     if (samePassage(s, prev) && headingOf[prev] === headingOf[s]) {
       if (roles[prev] === 'fragment') return prev;
-      const first = firstWord(sentences[s]!.text);
-      if (roles[prev] === 'sentence' && LEANS_BACK.has(first)) return prev;
+      if (roles[prev] === 'sentence' && leansBack(sentences[s]!.text)) return prev;
     }
     // The first sentence of a section, short: its next sentence finishes what it starts ("Rinse the fly…").
     const next = s + 1;
@@ -316,9 +310,4 @@ export function answerQuestion(retriever: Retriever, question: string, options?:
   let a = answerers.get(retriever);
   if (!a) { a = createAnswerer(retriever); answerers.set(retriever, a); }
   return a.answer(question);
-}
-
-function firstWord(text: string): string {
-  const m = /^[\s"'“‘«(¿¡]*([\p{L}']+)/u.exec(text);
-  return m ? m[1]!.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '') : '';
 }
