@@ -59,6 +59,22 @@ describe('QA quality (held-out halves)', function () {
   });
 });
 
+describe('QA abstention on the development half (where the threshold was chosen)', function () {
+  before(function () {
+    if (!existsSync(SHARED_EVAL)) this.skip();
+  });
+  this.timeout(120_000);
+
+  it('states a wrong answer for at most 5 % of the real pages\' development questions (issue 16), and offers the closest sentence for others', async () => {
+    await loadAllLanguages();
+    const f = await runQa(await pageItems('dev'));
+    expect(f.n).to.equal(152);
+    expect(f.wrong).to.be.at.most(0.05);
+    expect(f.top1).to.be.at.least(0.36);
+    expect(f.hedged).to.be.greaterThan(0.2);
+  });
+});
+
 describe('QA answer matching', () => {
   it('finds a gold answer only as whole tokens, after SQuAD normalisation and without Unicode punctuation', () => {
     expect(containsAnswer('It was built in 1712 by the abbey.', '1712')).to.equal(true);
