@@ -60,6 +60,8 @@ async function main(): Promise<void> {
   for (const name of ['real pages, held-out', 'real pages, dev']) {
     console.log(kitRow(`${name}, via the SDK's sources`, await runQa(sets[name]!, { path: 'sources' })));
   }
+  console.log('\nNot answered (closest sentence offered or not): share of all questions where one of the closest passages cited as sources holds a gold answer:');
+  for (const [name, f] of Object.entries(figures)) console.log(`- ${name}: ${f3(f.closestRight)} of ${f3(1 - f.answered)} not answered`);
   console.log(`\nanswering alone (index built): ${figures['real pages, all']!.answerUs.toFixed(0)} µs CPU per real-page question, ${figures['SQuAD, all']!.answerUs.toFixed(0)} µs per SQuAD question`);
 
   console.log('\n## Questions the page cannot answer\n');
