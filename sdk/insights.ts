@@ -1,4 +1,4 @@
-import type { ItemSender, QuestionBeacon, QuestionBeaconOptions } from '../adapters/browser/question-beacon.js';
+import { createQuestionBeacon, type QuestionBeaconOptions } from '../adapters/browser/question-beacon.js';
 import type { PlatformClient, PlatformConfig } from '../adapters/remote/platform-client.js';
 import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { Citation } from '../core/sources.js';
@@ -26,11 +26,6 @@ export interface QuestionReporter {
   newMessageId(): string;
   /** Queues a question the service never saw (answered on the device, or refused by the gate here): no request now. */
   report(question: BrowserQuestion): void;
-  /**
-   * Loads the beacon (a chunk, `kit-beacon`) ahead of the first report: the runtime calls it as soon as questions can
-   * be answered or refused in the browser. A remote conversation never needs it (the service logs its questions).
-   */
-  prepare(): Promise<void>;
   /** A remote answer arrived: the page holds a session now, so questions can go with their text (when logged). */
   remoteAnswered(): Promise<void>;
   feedback(messageId: string, rating: 'up' | 'down', comment?: string): Promise<{ commentStored: boolean }>;
@@ -62,32 +57,11 @@ export function createQuestionReporter(options: {
   const own = randomId('cnv');
   const conversation = options.conversationId ?? (() => own);
   const logging = options.plan?.assistant?.logging.mode ?? 'off';
-  // The beacon is a chunk of its own: a conversation the service answers never reports from here.
-  let beacon: QuestionBeacon<QueuedQuestion> | null = null;
-  let loading: Promise<void> | null = null;
-  let sender: ItemSender<QueuedQuestion> | null = null;
-  let destroyed = false;
-  /** Reported before the beacon's chunk arrived: queued into it when it does. */
-  const waiting: QueuedQuestion[] = [];
-  const put = (q: QueuedQuestion): void => (logging === 'off' ? beacon!.count(q) : beacon!.question(q));
-  const prepare = (): Promise<void> => {
-    if (!options.plan || beacon || destroyed) return Promise.resolve();
-    return (loading ??= import(/* webpackChunkName: "kit-beacon" */ '../adapters/browser/question-beacon.js').then((m) => {
-      if (destroyed) return;
-      beacon = m.createQuestionBeacon<QueuedQuestion>({ url: `${options.client.baseUrl}/beacon`, apiKey: options.apiKey, session: options.client.heldSession, ...options.beacon });
-      if (sender) beacon.sendItemsWith(sender);
-      for (const q of waiting.splice(0)) put(q);
-    }, () => {
-      loading = null; // the next report tries again; what waits is kept
-    }));
-  };
+  const beacon = options.plan ? createQuestionBeacon<QueuedQuestion>({ url: `${options.client.baseUrl}/beacon`, apiKey: options.apiKey, session: options.client.heldSession, ...options.beacon }) : null;
   let text: Promise<typeof import('./insights-text.js')> | null = null;
   const loadText = () =>
     (text ??= import(/* webpackChunkName: "kit-insights" */ './insights-text.js').then((m) => {
-      if (logging !== 'off') {
-        sender = m.createTextSender(logging);
-        beacon?.sendItemsWith(sender);
-      }
+      if (logging !== 'off') beacon?.sendItemsWith(m.createTextSender(logging));
       return m;
     }));
   return {
@@ -96,24 +70,18 @@ export function createQuestionReporter(options: {
     },
     newMessageId: () => randomId('msg'),
     report(q) {
-      if (!options.plan || destroyed) return;
       const queued = { ...q, page_url: q.pageUrl, conversation_id: conversation() };
-      if (beacon) put(queued);
-      else {
-        waiting.push(queued);
-        void prepare();
-      }
+      if (logging === 'off') beacon?.count(queued);
+      else beacon?.question(queued);
     },
-    prepare,
     async remoteAnswered() {
-      if (logging !== 'off' && options.plan) await loadText().catch(() => undefined);
+      if (logging !== 'off' && beacon) await loadText().catch(() => undefined);
     },
     async feedback(messageId, rating, comment) {
       const { sendFeedback } = await loadText();
       return sendFeedback(options.client, options.transport, options.apiKey, { message_id: messageId, rating, ...(comment ? { comment: comment.slice(0, 500) } : {}) });
     },
     destroy() {
-      destroyed = true;
       beacon?.destroy();
     },
   };

@@ -125,8 +125,8 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   if (misconfigured) throw misconfigured;
 
   // The owner's log (issue 13): one conversation per instance; the service logs remote answers (and its refusals),
-  // the beacon what this browser answered or refused. The reporter is a chunk (`kit-reporter`): a conversation the
-  // service answers loads it only for the thumbs, or after an answer when the owner logs questions' text.
+  // the beacon what this browser answered or refused. The reporter and its beacon are a chunk (`kit-reporter`): a
+  // conversation the service answers loads it only for the thumbs, or after an answer when the owner logs questions' text.
   const conversation = conversationId ?? ((own: string) => () => own)(randomId('cnv'));
   const logging = plan?.assistant?.logging.mode ?? 'off';
   let reporterLoad: Promise<QuestionReporter> | null = null;
@@ -160,7 +160,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         // A local engine answers only behind the browser's gate: its chunk is here before the switch.
         if (next.kind !== 'remote') {
           if (config.grounding) await loadGate();
-          log().then((r) => r.prepare(), noop); // its answers are reported from here
+          log().catch(noop); // its answers are reported from here: the reporter's chunk comes before the first
         }
         if (!signal.aborted) engine = next;
       }).catch(() => {
@@ -175,7 +175,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     if (engine.kind !== 'remote' && config.grounding) loadGate().catch(() => undefined);
   }
   // Questions answered or refused in this browser are reported by the beacon: its chunk comes before the first one.
-  if (engine.kind !== 'remote' || strictGate) log().then((r) => r.prepare(), noop);
+  if (engine.kind !== 'remote' || strictGate) log().catch(noop);
   const modeOf = (e: Engine) => (e.kind === 'remote' ? 'remote' : 'local');
   const logModeOf = (e: Engine) => (e.kind === 'remote' ? 'remote' : e.kind === 'extractive' ? 'extractive' : 'local');
   const mode = modeOf(engine);

@@ -170,7 +170,7 @@ describe('in plain Chromium (no GPU)', function () {
     console.log(`      entry ${entry} B gzipped; ${sizes.length} scripts before the first remote answer: ${total} B gzipped\n        ${sizes.map(([n, u]) => `${n} ${u}`).join('\n        ')}`);
     expect(entry).to.be.at.most(15 * 1024);
     expect(total).to.be.at.most(60_000);
-    expect(sizes.filter(([, u]) => /kit-(gate|local|probe)\./.test(u))).to.deep.equal([]);
+    expect(sizes.filter(([, u]) => /kit-(gate|local|probe|reporter)\./.test(u))).to.deep.equal([]);
   });
 
   it("refuses an off-topic question through the service's gate on the remote path, shown as Kit's refusal, with no gate chunk", async () => {

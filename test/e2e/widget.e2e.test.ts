@@ -561,6 +561,6 @@ window.__early=window.__kit.ask('How much does the Summit membership cost?');</s
     expect(visitor.total).to.be.at.most(60_000);
     expect(api.scripts.some((s) => s.includes('kit-ui'))).to.equal(false);
     expect(visitor.scripts.some((s) => s.includes('kit-ui'))).to.equal(true);
-    for (const path of [api, visitor]) expect(path.scripts.filter((s) => /kit-(gate|local|probe)\./.test(s))).to.deep.equal([]);
+    for (const path of [api, visitor]) expect(path.scripts.filter((s) => /kit-(gate|local|probe|reporter)\./.test(s))).to.deep.equal([]);
   });
 });

@@ -3,7 +3,7 @@ import type { PlatformClient, PlatformConfig } from '../../adapters/remote/platf
 import type { HttpRequest, HttpTransportPort } from '../../core/ports/http-transport.port.js';
 import { createQuestionReporter, type BrowserQuestion } from '../../sdk/insights.js';
 
-async function setup(logging: 'off' | 'redacted' | 'full', options: { plan?: boolean; prepare?: boolean } = {}) {
+function setup(logging: 'off' | 'redacted' | 'full', options: { plan?: boolean } = {}) {
   const sent: Array<Record<string, any>> = [];
   const win = new EventTarget();
   const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' });
@@ -28,8 +28,6 @@ async function setup(logging: 'off' | 'redacted' | 'full', options: { plan?: boo
     client, transport, apiKey: 'kit_pub_test', plan: options.plan === false ? null : plan,
     beacon: { send: (_url, body) => void sent.push(JSON.parse(body)), events: { window: win, document: doc } },
   });
-  // The beacon is a lazy chunk: loaded here as the runtime does once questions can be reported from the browser.
-  if (options.prepare !== false) await reporter.prepare();
   const hide = () => {
     doc.visibilityState = 'hidden';
     doc.dispatchEvent(new Event('visibilitychange'));
@@ -44,8 +42,8 @@ const question = (reporterMessageId: string, extra: Partial<BrowserQuestion> = {
 });
 
 describe('createQuestionReporter', () => {
-  it('makes ids the API accepts: one conversation per reporter, a new message id each time', async () => {
-    const { reporter } = await setup('off');
+  it('makes ids the API accepts: one conversation per reporter, a new message id each time', () => {
+    const { reporter } = setup('off');
     expect(reporter.conversationId).to.match(/^cnv_[0-9a-z]{16,32}$/);
     const a = reporter.newMessageId();
     expect(a).to.match(/^msg_[0-9a-z]{16,32}$/);
@@ -53,8 +51,8 @@ describe('createQuestionReporter', () => {
     reporter.destroy();
   });
 
-  it('with logging off, counts outcomes per page and sends nothing until the page hides', async () => {
-    const { reporter, sent, hide, acquired } = await setup('off');
+  it('with logging off, counts outcomes per page and sends nothing until the page hides', () => {
+    const { reporter, sent, hide, acquired } = setup('off');
     reporter.report(question(reporter.newMessageId()));
     reporter.report(question(reporter.newMessageId(), { mode: 'remote', outcome: 'refused', answer: null }));
     expect(sent).to.deep.equal([]);
@@ -67,8 +65,8 @@ describe('createQuestionReporter', () => {
     reporter.destroy();
   });
 
-  it('with logging on, counts questions while the page holds no session, and never asks for one to report', async () => {
-    const { reporter, sent, hide, acquired } = await setup('full');
+  it('with logging on, counts questions while the page holds no session, and never asks for one to report', () => {
+    const { reporter, sent, hide, acquired } = setup('full');
     reporter.report(question(reporter.newMessageId()));
     hide();
     expect(sent).to.have.length(1);
@@ -78,7 +76,7 @@ describe('createQuestionReporter', () => {
   });
 
   it('after a remote answer (a session held), sends the text path: questions with their text and, in full mode, the answer', async () => {
-    const { reporter, sent, hide, setSession } = await setup('full');
+    const { reporter, sent, hide, setSession } = setup('full');
     const id = reporter.newMessageId();
     reporter.report(question(id, { mode: 'remote', outcome: 'refused', answer: null }));
     setSession('kit_ses_chat');
@@ -96,7 +94,7 @@ describe('createQuestionReporter', () => {
   });
 
   it("keeps the answer's text out in redacted mode", async () => {
-    const { reporter, sent, hide, setSession } = await setup('redacted');
+    const { reporter, sent, hide, setSession } = setup('redacted');
     setSession('kit_ses_chat');
     await reporter.remoteAnswered();
     reporter.report(question(reporter.newMessageId()));
@@ -106,7 +104,7 @@ describe('createQuestionReporter', () => {
   });
 
   it('a vote takes a session (the click is worth a challenge) and brings the text path with it', async () => {
-    const { reporter, sent, hide, requests, acquired } = await setup('redacted');
+    const { reporter, sent, hide, requests, acquired } = setup('redacted');
     const id = reporter.newMessageId();
     reporter.report(question(id));
     expect(await reporter.feedback(id, 'down', 'wrong')).to.deep.equal({ commentStored: true });
@@ -118,23 +116,11 @@ describe('createQuestionReporter', () => {
     reporter.destroy();
   });
 
-  it('sends nothing without a plan (the service was unreachable)', async () => {
-    const { reporter, sent, hide } = await setup('off', { plan: false });
+  it('sends nothing without a plan (the service was unreachable)', () => {
+    const { reporter, sent, hide } = setup('off', { plan: false });
     reporter.report(question(reporter.newMessageId()));
     hide();
     reporter.destroy();
     expect(sent).to.deep.equal([]);
-  });
-
-  it("loads the beacon only when asked to, and keeps what was reported before its chunk arrived", async () => {
-    const { reporter, sent, hide } = await setup('off', { prepare: false });
-    hide();
-    reporter.report(question(reporter.newMessageId()));
-    hide(); // the chunk is on its way: nothing can be sent yet, and nothing is dropped
-    expect(sent).to.deep.equal([]);
-    await reporter.prepare();
-    hide();
-    expect(sent).to.deep.equal([{ key: 'kit_pub_test', counts: [{ page_url: 'https://shop.example/faq', mode: 'local', outcome: 'answered', count: 1 }] }]);
-    reporter.destroy();
   });
 });
