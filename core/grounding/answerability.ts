@@ -16,6 +16,8 @@ export interface VerdictSettings {
   readonly smoothing: number;
   /** How-to questions: the action must share a sentence (or its neighbour) with another of the question's words. */
   readonly actionInSentence: boolean;
+  /** Term ids of the things the question asks for (a recipe, tickets): the window must hold each. */
+  readonly asked: readonly number[];
 }
 
 /**
@@ -61,6 +63,9 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
 }
 
 function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings, content: readonly ContentWord[]): boolean {
+  for (const id of settings.asked) {
+    if (!(corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;
+  }
   const { types } = settings.intent;
   if (types.size === 0) return true;
   if (types.has('howto')) {

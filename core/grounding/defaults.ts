@@ -20,4 +20,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   centralitySmoothing: 1,
   actionInSentence: true,
   modelNumbers: true,
+  askedThings: true,
 });

@@ -29,6 +29,11 @@ export interface GroundingOptions {
   readonly actionInSentence?: boolean;
   /** A small number after a name is part of it ("Quest 3"): the pages must hold the pair, or the question is refused. Default true. */
   readonly modelNumbers?: boolean;
+  /**
+   * Things asked for (a recipe, tickets, a visa: each pack's `asked` list): the answering passages must write the
+   * thing itself, and a question naming one the pages never write is refused. Default true.
+   */
+  readonly askedThings?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -71,6 +76,16 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
   // "How much is the Quest 3?" on a page that names the Quest Pro: the pages hold another model.
   if (q.missingModels.length > 0) return { grounded: false, matched: [], reason: 'not_answerable' };
+  // "What's a good recipe for peanut butter cookies?" on a page about peanut allergies: the pages never write the
+  // thing asked for.
+  const asked: number[] = [];
+  if (options.askedThings ?? GROUNDING_DEFAULTS.askedThings) {
+    for (const c of content) {
+      if (!q.lexicon.has('asked', c.word)) continue;
+      if (c.id === undefined) return { grounded: false, matched: [], reason: 'not_answerable' };
+      asked.push(c.id);
+    }
+  }
 
   // Site corpora: the question needs to be about one page, so each page the question's words reach is weighed on
   // its own, and the best one decides (for a one-page corpus, that page).
@@ -82,6 +97,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     smoothing: options.centralitySmoothing ?? GROUNDING_DEFAULTS.centralitySmoothing,
     actionInSentence: options.actionInSentence ?? GROUNDING_DEFAULTS.actionInSentence,
     actionId: intent.action === null ? undefined : corpus.vocabulary.get(corpus.resources.stem(intent.action)),
+    asked,
   };
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
@@ -105,7 +121,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   }
   // Answerability, for the pages that pass on evidence only, best first: most questions stop at the first.
   candidates.sort((x, y) => y.evidence - x.evidence);
-  const check = settings.minCoverage > 0 || intent.types.size > 0;
+  const check = settings.minCoverage > 0 || intent.types.size > 0 || asked.length > 0;
   for (const v of candidates) {
     if (!check || isAnswerable(corpus, content, v, settings)) return { grounded: true, matched: v.matched, reason: 'matched' };
   }

@@ -58,6 +58,11 @@ export interface GroundingWords {
   readonly howto?: string;
   /** Words skipped between a how-to lead and its verb: "puedo", "peux". */
   readonly modals?: string;
+  /**
+   * Things a visitor asks a site for, which a page either offers or does not: a recipe, tickets, a visa, a menu, a
+   * booking, a refund ("recipe", "tickets", "visa"). A question naming one is answered only where the pages write it.
+   */
+  readonly asked?: string;
   /** In a passage, words of a price ("euros", "gratuit"), of opening hours (weekdays), of a time (months, "hier"), of an amount ("douze"). */
   readonly currency?: string;
   readonly clock?: string;

@@ -5,13 +5,13 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** Spanish: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('es')). */
 const GROUNDING: GroundingWords = {
-  pageIntent: 'resumen resumir sintesis',
-  pageAbout: 'trata explica describe dice pasa paso ocurre ocurrio',
+  pageIntent: 'resumen resumir sintesis trata',
+  pageAbout: 'trata explica describe dice pasa paso ocurre ocurrio opina piensa propone cuenta',
   pageDeictic: 'esta este esto pagina articulo sitio texto documento contenido',
-  pageFiller: 'dame por favor puedes principales ideas tema',
+  pageFiller: 'dame por favor puedes principales ideas tema principal',
   selfNouns: 'articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor autora sitio blog video portada guia tutorial lista historia cuento fabula receta anuncio estudio carta discurso capitulo',
-  selfTopics: 'tesis argumento argumentos punto conclusion conclusiones mensaje leccion lecciones moraleja opinion veredicto postura',
-  selfVerbs: 'escribio escrito recomienda anuncia',
+  selfTopics: 'tesis argumento argumentos punto conclusion conclusiones mensaje leccion lecciones moraleja opinion veredicto postura idea ideas tema asunto titulo',
+  selfVerbs: 'escribio escrito recomienda anuncia publico publicado publicada firma firmo firmada',
   determiners: 'el la los las este esta ese esa del su',
   amount: 'cuanto cuanta cuantos cuantas',
   money: 'precio precios cuesta cuestan costo coste tarifa pagar barato barata caro cara',
@@ -24,6 +24,7 @@ const GROUNDING: GroundingWords = {
   contactDetail: 'direccion numero datos',
   howto: 'como',
   modals: 'puedo puede podemos debo debe hay que se',
+  asked: 'receta recetas ingredientes boleto boletos billete billetes visa visado menu reserva reservas envio reembolso garantia descuento cupon suscripcion membresia beca becas estacionamiento alojamiento pasaporte itinerario',
   currency: 'euros euro pesos dolares centavos gratis gratuito',
   clock: 'lunes martes miercoles jueves viernes sabado domingo',
   dates: 'enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre ayer manana siglo',

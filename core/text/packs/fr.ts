@@ -5,13 +5,13 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** French: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('fr')). */
 const GROUNDING: GroundingWords = {
-  pageIntent: 'resume resumer resumez resumes synthese synthetiser',
-  pageAbout: 'parle parlent parler traite explique decris dit passe',
+  pageIntent: 'resume resumer resumez resumes synthese synthetiser agit',
+  pageAbout: 'parle parlent parler traite explique decris dit passe raconte racontent',
   pageDeictic: 'cette ce ceci page article site texte document contenu',
-  pageFiller: 'moi svp stp donne donnez peux pouvez principaux principales idees sujet',
+  pageFiller: 'moi svp stp donne donnez peux pouvez principaux principales idees sujet principal principale',
   selfNouns: 'article page texte reportage chronique tribune editorial billet entretien interview analyse critique dossier enquete auteur auteure site blog video papier recit guide tutoriel liste histoire conte fable recette annonce etude lettre discours chapitre',
-  selfTopics: 'these argument arguments point conclusion conclusions message lecon lecons morale avis opinion verdict position',
-  selfVerbs: 'ecrit redige recommande annonce',
+  selfTopics: 'these argument arguments point conclusion conclusions message lecon lecons morale avis opinion verdict position idee idees sujet theme titre',
+  selfVerbs: 'ecrit redige recommande annonce publie publiee',
   determiners: 'le la les l ce cet cette ces du de son sa',
   amount: 'combien',
   money: 'prix cout coute coutent couter tarif tarifs payer paye cher chere gratuit',
@@ -24,6 +24,7 @@ const GROUNDING: GroundingWords = {
   contactDetail: 'adresse numero coordonnees',
   howto: 'comment',
   modals: 'je j on nous peux peut pouvons faut dois doit puis se',
+  asked: 'recette recettes ingredients billet billets visa visas menu reservation reservations livraison remboursement garantie reduction abonnement adhesion bourse stationnement hebergement passeport assurance itineraire',
   currency: 'euros euro centimes francs gratuit',
   clock: 'lundi mardi mercredi jeudi vendredi samedi dimanche',
   dates: 'janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre hier demain siecle',

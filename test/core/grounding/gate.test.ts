@@ -189,6 +189,52 @@ describe('checkGrounding', () => {
     expect(checkGrounding(war, 'When was meat rationed during World War 1?')).to.include({ grounded: false, reason: 'not_answerable' });
   });
 
+  it('refuses a question asking for a thing (a recipe, tickets, a visa) that the pages never write, and answers it where a passage does', () => {
+    const news = buildCorpus([{ url: 'https://news.example/allergy', title: 'Peanut allergy study', text:
+      'Children who ate peanut butter early were less likely to develop a peanut allergy, the study found. The researchers followed 640 babies.\n\n' +
+      'Parents should talk to a doctor before giving peanut products to a baby with eczema, the authors said.' }]);
+    expect(checkGrounding(news, 'How many babies did the researchers follow?').grounded).to.equal(true);
+    expect(checkGrounding(news, "What's a good recipe for peanut butter cookies?")).to.include({ grounded: false, reason: 'not_answerable' });
+    const shop = buildCorpus([{ url: 'https://bakery.example/', title: 'Bakery', text:
+      'Our peanut butter cookies are baked every morning. The recipe: mix peanut butter, sugar and one egg, then bake for 12 minutes.\n\n' +
+      'Delivery is free in the city centre.' }]);
+    expect(checkGrounding(shop, 'Is there a recipe for peanut butter cookies?').grounded).to.equal(true);
+    // The thing must be written where the question's other words meet, not anywhere on the page.
+    const event = buildCorpus([{ url: 'https://fans.example/celebration', title: 'Star Wars Celebration', text:
+      'Star Wars Celebration returns to Orlando this spring with panels on the new films and a first look at the next game.\n\n'.repeat(3) +
+      'Our fan club raffle has two tickets for a concert in May; enter by mail.' }]);
+    expect(checkGrounding(event, 'How much are tickets for Star Wars Celebration?')).to.include({ grounded: false });
+  });
+
+  it('refuses a question naming a model code the pages never write ("PS5" on a page about the PS4)', () => {
+    const review = buildCorpus([{ url: 'https://games.example/vr', title: 'PlayStation VR review', text:
+      'PlayStation VR plugs into a PS4 through a small processor box. Setting it up takes about ten minutes: connect the box, the camera and the headset.' }]);
+    expect(checkGrounding(review, 'How do I set up PlayStation VR on a PS4?').grounded).to.equal(true);
+    expect(checkGrounding(review, 'How do I set up PlayStation VR on a PS5?')).to.include({ grounded: false, reason: 'not_answerable' });
+    // Decades and ordinals are no model codes.
+    expect(checkGrounding(review, 'Was PlayStation VR sold in the 1990s?').reason).to.not.equal('not_answerable');
+  });
+
+  it('passes page questions in a visitor\'s words in several languages: the author, the main idea, when it was published', () => {
+    const en = buildCorpus([{ url: 'https://blog.example/tracking', title: 'Tracked without an account', text:
+      'Facebook follows people who never signed up, through buttons and pixels on other sites. We looked at what a browser sends.\n\n' +
+      'Blocking third-party cookies stops most of it, the author found after a week of tests.' }]);
+    for (const q of ["What's the main idea?", 'When was it published?', 'Who is it by?', 'What does the author recommend?', 'What is the author trying to say?', 'What is the title?']) {
+      expect(checkGrounding(en, q), q).to.include({ grounded: true, reason: 'page_question' });
+    }
+    expect(checkGrounding(en, 'What is the theme of Romeo and Juliet?').grounded, 'Romeo').to.equal(false);
+    expect(checkGrounding(en, 'When was the Bible published?').grounded, 'Bible').to.equal(false);
+    const fr = buildCorpus([{ url: 'https://journal.example/transport', title: 'Le tramway', text:
+      'La ville veut prolonger le tramway jusqu’à la gare. Le chantier doit durer deux ans et coûter 80 millions d’euros.\n\n' +
+      'Les commerçants craignent une baisse de la fréquentation pendant les travaux.' }]);
+    for (const q of ["Qui est l'auteur ?", "Que veut dire l’auteur ?", "Quel est le thème ?", "De quoi s'agit-il ?", "Que raconte l'article ?", "Quand l'article a-t-il été publié ?"]) {
+      expect(checkGrounding(fr, q), q).to.include({ grounded: true, reason: 'page_question' });
+    }
+    expect(checkGrounding(fr, "Qui est l'auteur de Madame Bovary ?").grounded).to.equal(false);
+    const zh = buildCorpus([{ url: 'https://news.example/zh', title: '留学生活', text: '马素湘在英国剑桥大学留学两年。她说，留学最难的是语言和生活习惯。' }]);
+    for (const q of ['這篇文章是誰寫的？', '作者是誰？', '文章的主题是什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
+  });
+
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];

@@ -61,6 +61,8 @@ describe('questionIntent', () => {
     expect(intentOf('怎么申请剑桥大学的奖学金？', 'zh').action).to.equal('申请');
     expect(intentOf('どうやって肉を取りますか', 'ja').action).to.equal('取り');
     expect(intentOf('イヌが吠えたら肉はどうなりましたか？', 'ja').action).to.equal(null);
+    // "Where can I buy…" in Japanese: どこで (where, at) and the verb at the end.
+    expect(intentOf('イソップ童話の本はどこで買えますか？', 'ja')).to.deep.include({ types: ['howto'], action: '買' });
   });
 
   it('frames the way to reach someone ("contact", "phone number"), not who is to be reached, and asks no how-to of it', () => {
