@@ -18,6 +18,11 @@ export interface VerdictSettings {
   readonly actionInSentence: boolean;
   /** Term ids of the things the question asks for (a recipe, tickets): the window must hold each. */
   readonly asked: readonly number[];
+  /**
+   * For a question about the present or the next occurrence: the corpus's term ids of each time asked about
+   * ("now", "current" / "next", "upcoming"); the window must hold one of each.
+   */
+  readonly now: readonly (readonly number[])[];
 }
 
 /**
@@ -65,6 +70,9 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
 function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings, content: readonly ContentWord[]): boolean {
   for (const id of settings.asked) {
     if (!(corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;
+  }
+  for (const ids of settings.now) {
+    if (!ids.some((id) => corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;
   }
   const { types } = settings.intent;
   if (types.size === 0) return true;
@@ -128,9 +136,29 @@ export function holdsKind(corpus: Corpus, kind: 'contact' | 'money', signs: read
   return false;
 }
 
+const nowCache = new WeakMap<Corpus, Map<string, readonly number[]>>();
+/**
+ * Term ids of the corpus's words of one time (`current`: "now", "current"; `upcoming`: "next"), in the corpus's
+ * language and English.
+ */
+export function timeTerms(corpus: Corpus, list: 'current' | 'upcoming'): readonly number[] {
+  let m = nowCache.get(corpus);
+  if (!m) nowCache.set(corpus, m = new Map());
+  let ids = m.get(list);
+  if (!ids) {
+    const out = new Set<number>();
+    for (const w of passageLexicon(corpus).all(list)) {
+      const id = corpus.vocabulary.get(corpus.resources.stem(w));
+      if (id !== undefined) out.add(id);
+    }
+    m.set(list, ids = [...out]);
+  }
+  return ids;
+}
+
 const lexCache = new WeakMap<Corpus, Lexicon>();
 /** Passages are read with their corpus's language and English (web pages mix in English words and currencies). */
-function passageLexicon(corpus: Corpus): Lexicon {
+export function passageLexicon(corpus: Corpus): Lexicon {
   let l = lexCache.get(corpus);
   if (!l) { l = lexiconOf([corpus.resources, resourcesFor('en')]); lexCache.set(corpus, l); }
   return l;

@@ -21,4 +21,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   actionInSentence: true,
   modelNumbers: true,
   askedThings: true,
+  currentTime: true,
 });

@@ -3,7 +3,9 @@ import type { Corpus } from '../text/corpus.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
 import { pageVerdicts, type PageVerdict } from './evidence.js';
 import { analyzeQuestion, type QuestionAnalysis } from './question.js';
-import { holdsKind, isAnswerable, type VerdictSettings } from './answerability.js';
+import { holdsKind, isAnswerable, timeTerms, type VerdictSettings } from './answerability.js';
+import { lexiconOf, type Lexicon } from './lexicon.js';
+import { resourcesFor, type LanguageResources } from '../text/resources.js';
 import { currencySign } from './answer-types.js';
 
 /**
@@ -34,6 +36,11 @@ export interface GroundingOptions {
    * thing itself, and a question naming one the pages never write is refused. Default true.
    */
   readonly askedThings?: boolean;
+  /**
+   * Questions about the present or the next occurrence ("right now", "the current rate", "the next game"; each pack's
+   * `current` list): the answering passages must speak of it too (hold one such word). Default true.
+   */
+  readonly currentTime?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -98,6 +105,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     actionInSentence: options.actionInSentence ?? GROUNDING_DEFAULTS.actionInSentence,
     actionId: intent.action === null ? undefined : corpus.vocabulary.get(corpus.resources.stem(intent.action)),
     asked,
+    now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
@@ -121,11 +129,32 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   }
   // Answerability, for the pages that pass on evidence only, best first: most questions stop at the first.
   candidates.sort((x, y) => y.evidence - x.evidence);
-  const check = settings.minCoverage > 0 || intent.types.size > 0 || asked.length > 0;
+  const check = settings.minCoverage > 0 || intent.types.size > 0 || asked.length > 0 || settings.now.length > 0;
   for (const v of candidates) {
     if (!check || isAnswerable(corpus, content, v, settings)) return { grounded: true, matched: v.matched, reason: 'matched' };
   }
   return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
+}
+
+/**
+ * The times a question asks about — the present ("right now", "the current rate") or the next occurrence ("the next
+ * game") — read in the question's and the page's languages (not every loaded pack: Spanish "actual" is English
+ * "current", English "actual" is not), as the corpus's term ids of each time's words.
+ */
+const timeLexicons = new WeakMap<LanguageResources, Map<LanguageResources, Lexicon>>();
+function timesAsked(corpus: Corpus, q: QuestionAnalysis): (readonly number[])[] {
+  const page = corpus.resources, asked = resourcesFor(q.language);
+  let byQuestion = timeLexicons.get(page);
+  if (!byQuestion) timeLexicons.set(page, byQuestion = new Map());
+  let lex = byQuestion.get(asked);
+  if (!lex) byQuestion.set(asked, lex = lexiconOf([page, asked]));
+  const out: (readonly number[])[] = [];
+  // A site's prices, opening hours and contacts are written as today's: "what is the current price?" needs no "now".
+  const present = !(q.intent.types.has('money') || q.intent.types.has('hours') || q.intent.types.has('contact'));
+  for (const list of ['current', 'upcoming'] as const) {
+    if ((list === 'upcoming' || present) && q.words.some((w) => lex.has(list, w))) out.push(timeTerms(corpus, list));
+  }
+  return out;
 }
 
 /**

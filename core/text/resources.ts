@@ -63,6 +63,12 @@ export interface GroundingWords {
    * booking, a refund ("recipe", "tickets", "visa"). A question naming one is answered only where the pages write it.
    */
   readonly asked?: string;
+  /**
+   * Words asking about the present ("right *now*", "the *current* rate") and about the next occurrence ("the *next*
+   * game", "upcoming"): the answering passages must speak of that time too (hold a word of the same list).
+   */
+  readonly current?: string;
+  readonly upcoming?: string;
   /** In a passage, words of a price ("euros", "gratuit"), of opening hours (weekdays), of a time (months, "hier"), of an amount ("douze"). */
   readonly currency?: string;
   readonly clock?: string;

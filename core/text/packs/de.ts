@@ -22,6 +22,8 @@ const GROUNDING: GroundingWords = {
   contact: 'kontakt kontaktieren',
   contactMeans: 'e-mail email telefon',
   contactDetail: 'adresse nummer daten',
+  current: 'aktuell aktuelle aktuellen derzeit jetzt heute',
+  upcoming: 'nächste nächsten nächster',
   asked: 'rezept rezepte zutaten ticket tickets eintrittskarte eintrittskarten visum speisekarte reservierung buchung lieferung versand ruckerstattung garantie rabatt gutschein abonnement mitgliedschaft stipendium parkplatz unterkunft reisepass versicherung',
   currency: 'euro cent franken kostenlos gratis',
   clock: 'uhr montag dienstag mittwoch donnerstag freitag samstag sonntag',

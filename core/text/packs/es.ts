@@ -24,6 +24,8 @@ const GROUNDING: GroundingWords = {
   contactDetail: 'direccion numero datos',
   howto: 'como',
   modals: 'puedo puede podemos debo debe hay que se',
+  current: 'actual actuales actualmente ahora hoy',
+  upcoming: 'próximo próxima próximos próximas',
   asked: 'receta recetas ingredientes boleto boletos billete billetes visa visado menu reserva reservas envio reembolso garantia descuento cupon suscripcion membresia beca becas estacionamiento alojamiento pasaporte itinerario',
   currency: 'euros euro pesos dolares centavos gratis gratuito',
   clock: 'lunes martes miercoles jueves viernes sabado domingo',

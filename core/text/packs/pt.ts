@@ -24,6 +24,8 @@ const GROUNDING: GroundingWords = {
   contactDetail: 'endereco numero dados',
   howto: 'como',
   modals: 'posso pode podemos devo deve se',
+  current: 'atual atuais atualmente agora hoje',
+  upcoming: 'próximo próxima próximos próximas',
   asked: 'ingredientes ingresso ingressos bilhete bilhetes cardapio reserva reservas entrega reembolso garantia desconto cupom assinatura estacionamento hospedagem passaporte roteiro',
   currency: 'reais real euros dolares centavos gratis gratuito',
   clock: 'segunda terca quarta quinta sexta sabado domingo',

@@ -206,6 +206,23 @@ describe('checkGrounding', () => {
     expect(checkGrounding(event, 'How much are tickets for Star Wars Celebration?')).to.include({ grounded: false });
   });
 
+  it('answers a question about the present or the next occurrence only where the passage speaks of that time', () => {
+    const story = buildCorpus([{ url: 'https://news.example/derby', title: 'Corinthians win the derby', text:
+      'Corinthians beat Palmeiras 2-1 on Sunday in São Paulo. The winning goal came in the last minute of the game.\n\n' +
+      'The club has won the league seven times. Gun laws in Louisiana were debated in 1990, a reporter noted.' }]);
+    expect(checkGrounding(story, 'Who won the game between Corinthians and Palmeiras?').grounded).to.equal(true);
+    expect(checkGrounding(story, 'When is the next game of Corinthians?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(story, 'When is the next game of Corinthians?', { currentTime: false }).grounded).to.equal(true);
+    expect(checkGrounding(story, 'What are the gun laws in Louisiana right now?')).to.include({ grounded: false, reason: 'not_answerable' });
+    const fixtures = buildCorpus([{ url: 'https://club.example/fixtures', title: 'Fixtures', text:
+      'Our next game is against Santos on 12 March at home. Tickets go on sale a week before the game.' }]);
+    expect(checkGrounding(fixtures, 'When is the next game against Santos?').grounded).to.equal(true);
+    // A site's price is today's price: "current" needs no "now" beside it. Spanish "actual" is no English word.
+    const shop = buildCorpus([{ url: 'https://shop.example/grinder', title: 'Burr grinder', text: 'The Aurora burr grinder costs €149 and has 40 grind settings.' }]);
+    expect(checkGrounding(shop, 'What is the current price of the Aurora grinder?').grounded).to.equal(true);
+    expect(checkGrounding(shop, 'What is the actual price of the Aurora grinder?').grounded).to.equal(true);
+  });
+
   it('refuses a question naming a model code the pages never write ("PS5" on a page about the PS4)', () => {
     const review = buildCorpus([{ url: 'https://games.example/vr', title: 'PlayStation VR review', text:
       'PlayStation VR plugs into a PS4 through a small processor box. Setting it up takes about ten minutes: connect the box, the camera and the headset.' }]);
