@@ -46,7 +46,8 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
     else if (FILLER.has(w) || lex.has('pageFiller', w) || page.isStopword(w) || isStopword(w, qLang) || isStopword(w, 'en')) continue;
     else return false; // a word about something else: "summarise the refund policy" is a normal question
   }
-  return intent || topic || (about && deictic);
+  // "What happened?", "what does it say?": an about-verb with nothing else asks about the page.
+  return intent || topic || about;
 }
 
 // Page-self phrasings: a question about the page as a whole in a visitor's words — its author, what the article,

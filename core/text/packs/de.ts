@@ -5,13 +5,13 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 
 /** German: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('de')). */
 const GROUNDING: GroundingWords = {
-  pageIntent: 'zusammenfassung zusammenfassen zusammen fasse fass uberblick worum',
-  pageAbout: 'geht handelt erklare beschreibe sagt passiert geschieht',
+  pageIntent: 'zusammenfassung zusammenfassen zusammen fasse fass uberblick worum wovon woruber',
+  pageAbout: 'geht handelt erklare beschreibe sagt passiert geschieht meint denkt berichtet berichten',
   pageDeictic: 'diese dieser dieses seite artikel text inhalt webseite',
   pageFiller: 'mir bitte gib kannst konnen wichtigsten punkte thema es',
-  selfNouns: 'artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor autorin blog video anleitung liste webseite geschichte marchen fabel rezept ankundigung studie brief rede kapitel',
+  selfNouns: 'artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor autorin blog video anleitung liste webseite geschichte marchen fabel rezept ankundigung studie brief rede kapitel zeitung zeitschrift textes artikels berichts beitrags reporter journalist journalistin',
   selfTopics: 'these argument argumente punkt fazit schluss schlussfolgerung botschaft lehre moral meinung urteil kernaussage idee thema titel uberschrift hauptaussage',
-  selfVerbs: 'geschrieben schrieb verfasst empfiehlt veroffentlicht',
+  selfVerbs: 'geschrieben schrieb verfasst empfiehlt veroffentlicht berichtet',
   determiners: 'der die das dem den des diese dieser dieses diesem',
   amount: 'wieviel wieviele',
   money: 'preis preise kostet kosten gebuhr bezahlen billig teuer',

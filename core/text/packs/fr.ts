@@ -9,7 +9,7 @@ const GROUNDING: GroundingWords = {
   pageAbout: 'parle parlent parler traite explique decris dit passe raconte racontent',
   pageDeictic: 'cette ce ceci page article site texte document contenu',
   pageFiller: 'moi svp stp donne donnez peux pouvez principaux principales idees sujet principal principale',
-  selfNouns: 'article page texte reportage chronique tribune editorial billet entretien interview analyse critique dossier enquete auteur auteure site blog video papier recit guide tutoriel liste histoire conte fable recette annonce etude lettre discours chapitre',
+  selfNouns: 'article page texte reportage chronique tribune editorial billet entretien interview analyse critique dossier enquete auteur auteure site blog video papier recit guide tutoriel liste histoire conte fable recette annonce etude lettre discours chapitre journaliste journal magazine',
   selfTopics: 'these argument arguments point conclusion conclusions message lecon lecons morale avis opinion verdict position idee idees sujet theme titre',
   selfVerbs: 'ecrit redige recommande annonce publie publiee',
   determiners: 'le la les l ce cet cette ces du de son sa',

@@ -236,7 +236,7 @@ describe('checkGrounding', () => {
     const en = buildCorpus([{ url: 'https://blog.example/tracking', title: 'Tracked without an account', text:
       'Facebook follows people who never signed up, through buttons and pixels on other sites. We looked at what a browser sends.\n\n' +
       'Blocking third-party cookies stops most of it, the author found after a week of tests.' }]);
-    for (const q of ["What's the main idea?", 'When was it published?', 'Who is it by?', 'What does the author recommend?', 'What is the author trying to say?', 'What is the title?']) {
+    for (const q of ["What's the main idea?", 'When was it published?', 'Who is it by?', 'What does the author recommend?', 'What is the author trying to say?', 'What is the title?', 'What happened?', 'Who is the reporter?', 'Which newspaper published this?']) {
       expect(checkGrounding(en, q), q).to.include({ grounded: true, reason: 'page_question' });
     }
     expect(checkGrounding(en, 'What is the theme of Romeo and Juliet?').grounded, 'Romeo').to.equal(false);
@@ -248,6 +248,9 @@ describe('checkGrounding', () => {
       expect(checkGrounding(fr, q), q).to.include({ grounded: true, reason: 'page_question' });
     }
     expect(checkGrounding(fr, "Qui est l'auteur de Madame Bovary ?").grounded).to.equal(false);
+    const de = buildCorpus([{ url: 'https://zeitung.example/bahn', title: 'Die Bahn erhöht die Preise', text:
+      'Die Deutsche Bahn erhöht im Dezember die Preise im Fernverkehr um 4,9 Prozent. Fahrgastverbände kritisieren die Erhöhung.' }]);
+    for (const q of ['Wovon handelt der Text?', 'Was berichtet die Zeitung?', 'Was ist die Kernaussage des Textes?', 'Was meint der Autor?']) expect(checkGrounding(de, q), q).to.include({ grounded: true, reason: 'page_question' });
     const zh = buildCorpus([{ url: 'https://news.example/zh', title: '留学生活', text: '马素湘在英国剑桥大学留学两年。她说，留学最难的是语言和生活习惯。' }]);
     for (const q of ['這篇文章是誰寫的？', '作者是誰？', '文章的主题是什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
   });
