@@ -236,11 +236,11 @@ describe('checkGrounding', () => {
     const en = buildCorpus([{ url: 'https://blog.example/tracking', title: 'Tracked without an account', text:
       'Facebook follows people who never signed up, through buttons and pixels on other sites. We looked at what a browser sends.\n\n' +
       'Blocking third-party cookies stops most of it, the author found after a week of tests.' }]);
-    for (const q of ["What's the main idea?", 'When was it published?', 'Who is it by?', 'What does the author recommend?', 'What is the author trying to say?', 'What is the title?', 'What happened?', 'Who is the reporter?', 'Which newspaper published this?']) {
+    for (const q of ["What's the main idea?", 'When was it published?', 'Who is it by?', 'What does the author recommend?', 'What is the author trying to say?', 'What is the title?', 'What happened?', 'Who is the reporter?', 'Which newspaper published this?', 'What does the review conclude?', 'Who is the reviewer?', 'What are the findings?', 'What is the experiment about?', 'Whose blog is it?', 'What are the pros and cons?']) {
       expect(checkGrounding(en, q), q).to.include({ grounded: true, reason: 'page_question' });
     }
     expect(checkGrounding(en, 'What is the theme of Romeo and Juliet?').grounded, 'Romeo').to.equal(false);
-    expect(checkGrounding(en, 'When was the Bible published?').grounded, 'Bible').to.equal(false);
+    for (const q of ['When was the Bible published?', 'What are the findings of the Mueller report?', 'What changed in Windows 11?', 'What do scientists think about Saturn?']) expect(checkGrounding(en, q).grounded, q).to.equal(false);
     const fr = buildCorpus([{ url: 'https://journal.example/transport', title: 'Le tramway', text:
       'La ville veut prolonger le tramway jusqu’à la gare. Le chantier doit durer deux ans et coûter 80 millions d’euros.\n\n' +
       'Les commerçants craignent une baisse de la fréquentation pendant les travaux.' }]);
