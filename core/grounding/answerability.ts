@@ -11,7 +11,8 @@ export interface VerdictSettings {
   readonly minCoverage: number;
   readonly power: number;
   readonly intent: QuestionIntent;
-  readonly actionId: number | undefined;
+  /** Term ids of the how-to's action and the verbs naming the same action ("turn" and "disable"); empty when none is on the pages. */
+  readonly actionIds: readonly number[];
   readonly window: number;
   readonly smoothing: number;
   /** How-to questions: the action must share a sentence (or its neighbour) with another of the question's words. */
@@ -77,9 +78,9 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
   const { types } = settings.intent;
   if (types.size === 0) return true;
   if (types.has('howto')) {
-    const a = settings.actionId;
-    if (a === undefined || !(corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)))) return false;
-    if (settings.actionInSentence && !actionMeetsObject(corpus, p, next, a, content)) return false;
+    const held = settings.actionIds.filter((a) => corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)));
+    if (held.length === 0) return false;
+    if (settings.actionInSentence && !held.some((a) => actionMeetsObject(corpus, p, next, a, content, settings.actionIds))) return false;
   }
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
@@ -98,10 +99,10 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
  * ("Cleaning — Rinse the fly…" on a page titled "Tent care guide" says how to clean a tent), so they need no
  * sentence of their own. (A question with no other word left passes.)
  */
-function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[]): boolean {
+function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[], actions: readonly number[]): boolean {
   const title = corpus.titleTerms[corpus.passages[p]!.page]!;
   const others: number[] = [];
-  for (const c of content) if (c.id !== undefined && c.id !== action && !title.includes(c.id)) others.push(c.id);
+  for (const c of content) if (c.id !== undefined && !actions.includes(c.id) && !title.includes(c.id)) others.push(c.id);
   if (others.length === 0) return true;
   const from = corpus.passages[p]!.firstSentence;
   const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;

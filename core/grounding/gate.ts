@@ -103,7 +103,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     window: options.window ?? GROUNDING_DEFAULTS.window,
     smoothing: options.centralitySmoothing ?? GROUNDING_DEFAULTS.centralitySmoothing,
     actionInSentence: options.actionInSentence ?? GROUNDING_DEFAULTS.actionInSentence,
-    actionId: intent.action === null ? undefined : corpus.vocabulary.get(corpus.resources.stem(intent.action)),
+    actionIds: actionTerms(corpus, intent.action, intent.alternatives),
     asked,
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
@@ -141,6 +141,17 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
  * game") — read in the question's and the page's languages (not every loaded pack: Spanish "actual" is English
  * "current", English "actual" is not), as the corpus's term ids of each time's words.
  */
+/** Term ids of a how-to's action and its alternatives ("turn off" → turn, switch, shut, disable, deactivate) on the pages. */
+function actionTerms(corpus: Corpus, action: string | null, alternatives: readonly string[] = []): number[] {
+  const out: number[] = [];
+  if (action === null) return out;
+  for (const w of [action, ...alternatives]) {
+    const id = corpus.vocabulary.get(corpus.resources.stem(w));
+    if (id !== undefined && !out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
 const timeLexicons = new WeakMap<LanguageResources, Map<LanguageResources, Lexicon>>();
 function timesAsked(corpus: Corpus, q: QuestionAnalysis): (readonly number[])[] {
   const page = corpus.resources, asked = resourcesFor(q.language);

@@ -64,6 +64,12 @@ export interface GroundingWords {
    */
   readonly asked?: string;
   /**
+   * Words asking what something means ("what does X *mean*", "que *signifie*"), and the nouns such a question names
+   * its thing by ("the *word* X", "le *terme*"): they only frame it.
+   */
+  readonly define?: string;
+  readonly defined?: string;
+  /**
    * Words asking about the present ("right *now*", "the *current* rate") and about the next occurrence ("the *next*
    * game", "upcoming"): the answering passages must speak of that time too (hold a word of the same list).
    */

@@ -24,6 +24,8 @@ const GROUNDING: GroundingWords = {
   contactDetail: 'adresse nummer daten',
   current: 'aktuell aktuelle aktuellen derzeit jetzt heute',
   upcoming: 'nächste nächsten nächster',
+  define: 'bedeutet bedeuten bedeutung definition heisst',
+  defined: 'wort worter begriff ausdruck abkurzung',
   asked: 'rezept rezepte zutaten ticket tickets eintrittskarte eintrittskarten visum speisekarte reservierung buchung lieferung versand ruckerstattung garantie rabatt gutschein abonnement mitgliedschaft stipendium parkplatz unterkunft reisepass versicherung',
   currency: 'euro cent franken kostenlos gratis',
   clock: 'uhr montag dienstag mittwoch donnerstag freitag samstag sonntag',

@@ -19,6 +19,8 @@ const GROUNDING: GroundingWords = {
   contactDetail: 'address addresses number numbers details information info',
   current: 'current currently now nowadays today latest',
   upcoming: 'next upcoming',
+  define: 'mean means meaning meanings definition define stand stands',
+  defined: 'word words term terms phrase expression acronym abbreviation name',
   asked: 'recipe recipes ingredients ticket tickets visa visas menu menus reservation reservations booking bookings warranty refund refunds discount coupon coupons voucher shipping delivery subscription membership tuition scholarship scholarships parking accommodation appointment appointments passport insurance rental itinerary',
   currency: 'dollars dollar euros euro cents cent pounds usd eur gbp yen yuan pesos rupees free',
   clock: 'am pm monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends',

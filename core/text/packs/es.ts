@@ -26,6 +26,8 @@ const GROUNDING: GroundingWords = {
   modals: 'puedo puede podemos debo debe hay que se',
   current: 'actual actuales actualmente ahora hoy',
   upcoming: 'próximo próxima próximos próximas',
+  define: 'significa significan significado definicion quiere decir',
+  defined: 'palabra palabras termino terminos expresion sigla abreviatura',
   asked: 'receta recetas ingredientes boleto boletos billete billetes visa visado menu reserva reservas envio reembolso garantia descuento cupon suscripcion membresia beca becas estacionamiento alojamiento pasaporte itinerario',
   currency: 'euros euro pesos dolares centavos gratis gratuito',
   clock: 'lunes martes miercoles jueves viernes sabado domingo',

@@ -26,6 +26,8 @@ const GROUNDING: GroundingWords = {
   modals: 'je j on nous peux peut pouvons faut dois doit puis se',
   current: 'actuel actuelle actuels actuelles actuellement maintenant',
   upcoming: 'prochain prochaine prochains prochaines',
+  define: 'signifie signifient signification sens definition veut dire',
+  defined: 'mot mots terme termes expression sigle abreviation',
   asked: 'recette recettes ingredients billet billets visa visas menu reservation reservations livraison remboursement garantie reduction abonnement adhesion bourse stationnement hebergement passeport assurance itineraire',
   currency: 'euros euro centimes francs gratuit',
   clock: 'lundi mardi mercredi jeudi vendredi samedi dimanche',

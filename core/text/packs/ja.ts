@@ -17,6 +17,8 @@ const GROUNDING: GroundingWords = {
   howto: 'どうやって どこで',
   current: '現在 最新',
   upcoming: '次回',
+  define: '意味 定義',
+  defined: '言葉 用語 略語',
   asked: 'レシピ 材料 チケット 入場券 ビザ 査証 メニュー 予約 送料 返金 保証 割引 クーポン 学費 奨学金 駐車場 宿泊 パスポート 保険',
   currency: '無料',
   clock: '曜日 週末',

@@ -26,6 +26,8 @@ const GROUNDING: GroundingWords = {
   modals: 'posso pode podemos devo deve se',
   current: 'atual atuais atualmente agora hoje',
   upcoming: 'próximo próxima próximos próximas',
+  define: 'significa significam significado definicao quer dizer',
+  defined: 'palavra palavras termo termos expressao sigla abreviacao',
   asked: 'ingredientes ingresso ingressos bilhete bilhetes cardapio reserva reservas entrega reembolso garantia desconto cupom assinatura estacionamento hospedagem passaporte roteiro',
   currency: 'reais real euros dolares centavos gratis gratuito',
   clock: 'segunda terca quarta quinta sexta sabado domingo',

@@ -223,6 +223,22 @@ describe('checkGrounding', () => {
     expect(checkGrounding(shop, 'What is the actual price of the Aurora grinder?').grounded).to.equal(true);
   });
 
+  it('answers a how-to asked with a phrasal verb where the page writes the single verb ("turn off" / "disable"), and the reverse', () => {
+    const blog = buildCorpus([{ url: 'https://blog.example/nightly', title: 'These Weeks in Firefox', text:
+      'Tab-to-search lets you search a site from the address bar. You can disable tab-to-search for one search engine by unchecking it in the search preferences.\n\n' +
+      'To turn on the new sidebar, open the settings and switch on "Show sidebar".' }]);
+    expect(checkGrounding(blog, 'How do I turn off tab-to-search for one search engine?').grounded).to.equal(true);
+    expect(checkGrounding(blog, 'How do I enable the new sidebar?').grounded).to.equal(true);
+    // Still the action asked for: "turn off" is not "delete".
+    expect(checkGrounding(blog, 'How do I delete tab-to-search for one search engine?').grounded).to.equal(false);
+  });
+
+  it('reads "what does the word X mean?" as asking for X: the meaning words only frame it', () => {
+    const story = buildCorpus([{ url: 'https://news.example/whales', title: 'Whales return to the sea', text:
+      'Volunteers helped refloat the whales at dawn.\n\n'.repeat(6) + 'Hori Parata said the whales were taonga, treasures of the Māori people, and had to be treated with respect.' }]);
+    expect(checkGrounding(story, 'What does the Māori word taonga mean?').grounded).to.equal(true);
+  });
+
   it('refuses a question naming a model code the pages never write ("PS5" on a page about the PS4)', () => {
     const review = buildCorpus([{ url: 'https://games.example/vr', title: 'PlayStation VR review', text:
       'PlayStation VR plugs into a PS4 through a small processor box. Setting it up takes about ten minutes: connect the box, the camera and the headset.' }]);
