@@ -148,7 +148,8 @@ export function timeTerms(corpus: Corpus, list: 'current' | 'upcoming'): readonl
   let ids = m.get(list);
   if (!ids) {
     const out = new Set<number>();
-    for (const w of passageLexicon(corpus).all(list)) {
+    const lex = passageLexicon(corpus);
+    for (const w of list === 'current' ? [...lex.all(list), ...lex.all('currentText')] : lex.all(list)) {
       const id = corpus.vocabulary.get(corpus.resources.stem(w));
       if (id !== undefined) out.add(id);
     }

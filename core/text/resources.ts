@@ -75,6 +75,8 @@ export interface GroundingWords {
    */
   readonly current?: string;
   readonly upcoming?: string;
+  /** More words a passage speaks of the present with ("*modern* Turkey", "*still*"), beside `current`'s. */
+  readonly currentText?: string;
   /** In a passage, words of a price ("euros", "gratuit"), of opening hours (weekdays), of a time (months, "hier"), of an amount ("douze"). */
   readonly currency?: string;
   readonly clock?: string;

@@ -23,6 +23,7 @@ const GROUNDING: GroundingWords = {
   contactMeans: 'e-mail email telefon',
   contactDetail: 'adresse nummer daten',
   current: 'aktuell aktuelle aktuellen derzeit jetzt heute',
+  currentText: 'modern moderne modernen heutige heutigen',
   upcoming: 'nächste nächsten nächster',
   define: 'bedeutet bedeuten bedeutung definition heisst',
   defined: 'wort worter begriff ausdruck abkurzung',

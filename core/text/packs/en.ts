@@ -18,6 +18,7 @@ const GROUNDING: GroundingWords = {
   contactMeans: 'email e-mail phone telephone fax',
   contactDetail: 'address addresses number numbers details information info',
   current: 'current currently now nowadays today latest',
+  currentText: 'modern present',
   upcoming: 'next upcoming',
   define: 'mean means meaning meanings definition define stand stands',
   defined: 'word words term terms phrase expression acronym abbreviation name',

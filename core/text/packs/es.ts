@@ -25,6 +25,7 @@ const GROUNDING: GroundingWords = {
   howto: 'como',
   modals: 'puedo puede podemos debo debe hay que se',
   current: 'actual actuales actualmente ahora hoy',
+  currentText: 'moderno moderna modernos modernas',
   upcoming: 'próximo próxima próximos próximas',
   define: 'significa significan significado definicion quiere decir',
   defined: 'palabra palabras termino terminos expresion sigla abreviatura',

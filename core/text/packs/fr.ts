@@ -25,6 +25,7 @@ const GROUNDING: GroundingWords = {
   howto: 'comment',
   modals: 'je j on nous peux peut pouvons faut dois doit puis se',
   current: 'actuel actuelle actuels actuelles actuellement maintenant',
+  currentText: 'moderne modernes',
   upcoming: 'prochain prochaine prochains prochaines',
   define: 'signifie signifient signification sens definition veut dire',
   defined: 'mot mots terme termes expression sigle abreviation',

@@ -16,6 +16,7 @@ const GROUNDING: GroundingWords = {
   when: 'いつ',
   howto: 'どうやって どこで',
   current: '現在 最新',
+  currentText: '現代',
   upcoming: '次回',
   define: '意味 定義',
   defined: '言葉 用語 略語',

@@ -25,6 +25,7 @@ const GROUNDING: GroundingWords = {
   howto: 'como',
   modals: 'posso pode podemos devo deve se',
   current: 'atual atuais atualmente agora hoje',
+  currentText: 'moderno moderna modernos modernas',
   upcoming: 'próximo próxima próximos próximas',
   define: 'significa significam significado definicao quer dizer',
   defined: 'palavra palavras termo termos expressao sigla abreviacao',

@@ -17,6 +17,7 @@ const GROUNDING: GroundingWords = {
   howto: '怎么 怎麼 如何',
   modals: '能 可以 才能 要 我 才',
   current: '目前 现在 現在 最新',
+  currentText: '现代 現代 如今',
   upcoming: '下一 下次 下个 下個',
   define: '意思 含义 含義 意味 定义 定義',
   defined: '词 詞 词语 詞語 术语 術語 缩写 縮寫',
