@@ -41,6 +41,10 @@ export interface GroundingOptions {
    * `current` list): the answering passages must speak of it too (hold one such word). Default true.
    */
   readonly currentTime?: boolean;
+  /** How-tos asked with a phrasal verb meet the single verb ("turn off" = "disable"), both ways. Default true. */
+  readonly phrasalVerbs?: boolean;
+  /** "What does the word X mean?": the meaning words ("mean", "word") only frame the question. Default true. */
+  readonly definitions?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }

@@ -70,7 +70,14 @@ const KANA = /[\u3040-\u30ff]/;
 const KANJI = /[\u3400-\u9fff]/;
 
 /** The intent of a question (words as `tokenize` gives them). Cheap: one pass over the words, set lookups. */
-export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean, names: ReadonlySet<string> = NONE): QuestionIntent {
+export interface IntentOptions {
+  /** "turn off" = "disable" (PHRASAL). Default true. */
+  readonly phrasalVerbs?: boolean;
+  /** "What does the word X mean?": the meaning words only frame. Default true. */
+  readonly definitions?: boolean;
+}
+
+export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean, names: ReadonlySet<string> = NONE, options: IntentOptions = {}): QuestionIntent {
   const types = new Set<AnswerType>();
   const frame = new Set<string>();
   // In languages that put the question word first, a word before it belongs to a statement the question builds
@@ -78,7 +85,7 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   if (words.some((w) => CJK.test(w))) return cjkIntent(words, lex, isStopword);
   // "What does the Māori word taonga mean?": the meaning asked for and the noun naming the thing only frame it.
   // ("By what means…", "by means of": a way, not a meaning.)
-  if (words.some((w, i) => lex.has('define', w) && !METHOD_BEFORE.has(words[i - 1] ?? ''))) for (const w of words) if (lex.has('define', w) || lex.has('defined', w)) frame.add(w);
+  if (options.definitions !== false && words.some((w, i) => lex.has('define', w) && !METHOD_BEFORE.has(words[i - 1] ?? ''))) for (const w of words) if (lex.has('define', w) || lex.has('defined', w)) frame.add(w);
   let wh = words.findIndex((w) => QUESTION_WORDS.has(w) || lex.has('amount', w) || lex.has('when', w));
   if (wh < 0) wh = 0;
   const asksWhoOrWhy = words.some((w, i) => WHO.has(w) || WHY.has(w) || (w === 'por' && QUESTION_WORDS.has(words[i + 1] ?? '')));
@@ -128,7 +135,7 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   // "Who should I contact about refunds?" asks for a person.
   if (contact && !asksWhoOrWhy) types.add('contact');
   if (action !== null) types.add('howto');
-  const alternatives = action === null ? [] : phrasalAlternatives(action, words[at + 1]);
+  const alternatives = action === null || options.phrasalVerbs === false ? [] : phrasalAlternatives(action, words[at + 1]);
   return alternatives.length > 0 ? { types, frame, action, alternatives } : { types, frame, action };
 }
 

@@ -3,7 +3,7 @@ import { detectLanguage, type Language } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
 import { elidedNouns, hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
-import { questionIntent, type QuestionIntent } from './intent.js';
+import { questionIntent, type IntentOptions, type QuestionIntent } from './intent.js';
 import { questionLexicon, type Lexicon } from './lexicon.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
 import { rankOf, type ContentWord } from './evidence.js';
@@ -27,7 +27,7 @@ export interface QuestionAnalysis {
 }
 
 /** Reads `question` against `corpus` as the gate does (`answerability` and `selfPhrasings` as in GroundingOptions). */
-export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean } = {}): QuestionAnalysis {
+export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean } & IntentOptions = {}): QuestionAnalysis {
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
@@ -36,7 +36,7 @@ export function analyzeQuestion(corpus: Corpus, question: string, options: { rea
   const base = { words, language: qLang, names, lexicon: lex };
   if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
   const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
-  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names);
+  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names, options);
   const content: ContentWord[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < words.length; i++) {
