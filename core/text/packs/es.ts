@@ -6,12 +6,12 @@ import type { GroundingWords, LanguagePack } from '../resources.js';
 /** Spanish: Snowball stemmer, stopwords and 5,000 common words. Loaded on demand (loadLanguage('es')). */
 const GROUNDING: GroundingWords = {
   pageIntent: 'resumen resumir sintesis trata',
-  pageAbout: 'trata explica describe dice pasa paso ocurre ocurrio opina piensa propone cuenta',
+  pageAbout: 'trata explica describe dice pasa paso ocurre ocurrio opina piensa propone cuenta sostiene critica',
   pageDeictic: 'esta este esto pagina articulo sitio texto documento contenido',
   pageFiller: 'dame por favor puedes principales ideas tema principal',
   selfNouns: 'articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor autora sitio blog video portada guia tutorial lista historia cuento fabula receta anuncio estudio carta discurso capitulo periodista periodico diario revista experimento investigacion encuesta documentacion',
   selfTopics: 'tesis argumento argumentos punto conclusion conclusiones mensaje leccion lecciones moraleja opinion veredicto postura idea ideas tema asunto titulo resultados hallazgos',
-  selfVerbs: 'escribio escrito recomienda anuncia publico publicado publicada firma firmo firmada',
+  selfVerbs: 'escribio escrito recomienda anuncia publico publicado publicada firma firmo firmada analiza analizan',
   determiners: 'el la los las este esta ese esa del su',
   amount: 'cuanto cuanta cuantos cuantas',
   money: 'precio precios cuesta cuestan costo coste tarifa pagar barato barata caro cara',

@@ -266,9 +266,9 @@ describe('checkGrounding', () => {
     expect(checkGrounding(fr, "Qui est l'auteur de Madame Bovary ?").grounded).to.equal(false);
     const de = buildCorpus([{ url: 'https://zeitung.example/bahn', title: 'Die Bahn erhöht die Preise', text:
       'Die Deutsche Bahn erhöht im Dezember die Preise im Fernverkehr um 4,9 Prozent. Fahrgastverbände kritisieren die Erhöhung.' }]);
-    for (const q of ['Wovon handelt der Text?', 'Was berichtet die Zeitung?', 'Was ist die Kernaussage des Textes?', 'Was meint der Autor?']) expect(checkGrounding(de, q), q).to.include({ grounded: true, reason: 'page_question' });
+    for (const q of ['Wovon handelt der Text?', 'Was berichtet die Zeitung?', 'Was ist die Kernaussage des Textes?', 'Was meint der Autor?', 'Was wird getestet?', 'Worum geht es im Test?']) expect(checkGrounding(de, q), q).to.include({ grounded: true, reason: 'page_question' });
     const zh = buildCorpus([{ url: 'https://news.example/zh', title: '留学生活', text: '马素湘在英国剑桥大学留学两年。她说，留学最难的是语言和生活习惯。' }]);
-    for (const q of ['這篇文章是誰寫的？', '作者是誰？', '文章的主题是什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
+    for (const q of ['這篇文章是誰寫的？', '作者是誰？', '文章的主题是什么？', '这篇文章推荐什么？', '这篇新闻讲的是什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
   });
 
   it('is monotone in minMatches when given any question', () => {
