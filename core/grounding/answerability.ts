@@ -17,8 +17,8 @@ export interface VerdictSettings {
   readonly smoothing: number;
   /** How-to questions: the action must share a sentence (or its neighbour) with another of the question's words. */
   readonly actionInSentence: boolean;
-  /** Term ids of the things the question asks for (a recipe, tickets): the window must hold each. */
-  readonly asked: readonly number[];
+  /** By thing the question asks for (a recipe, tickets): its term ids and those of words naming the same thing; the window must hold one of each. */
+  readonly asked: readonly (readonly number[])[];
   /**
    * For a question about the present or the next occurrence: the corpus's term ids of each time asked about
    * ("now", "current" / "next", "upcoming"); the window must hold one of each.
@@ -69,8 +69,8 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
 }
 
 function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings, content: readonly ContentWord[]): boolean {
-  for (const id of settings.asked) {
-    if (!(corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;
+  for (const ids of settings.asked) {
+    if (!ids.some((id) => corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;
   }
   for (const ids of settings.now) {
     if (!ids.some((id) => corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;

@@ -89,12 +89,15 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   if (q.missingModels.length > 0) return { grounded: false, matched: [], reason: 'not_answerable' };
   // "What's a good recipe for peanut butter cookies?" on a page about peanut allergies: the pages never write the
   // thing asked for.
-  const asked: number[] = [];
+  const asked: (readonly number[])[] = [];
   if (options.askedThings ?? GROUNDING_DEFAULTS.askedThings) {
     for (const c of content) {
       if (!q.lexicon.has('asked', c.word)) continue;
-      if (c.id === undefined) return { grounded: false, matched: [], reason: 'not_answerable' };
-      asked.push(c.id);
+      // The thing itself, or a word naming the same thing ("shipping" / "delivery").
+      const ids: number[] = c.id === undefined ? [] : [c.id];
+      for (const w of sameThing(c.word)) { const id = corpus.vocabulary.get(corpus.resources.stem(w)); if (id !== undefined && !ids.includes(id)) ids.push(id); }
+      if (ids.length === 0) return { grounded: false, matched: [], reason: 'not_answerable' };
+      asked.push(ids);
     }
   }
 
@@ -154,6 +157,16 @@ function actionTerms(corpus: Corpus, action: string | null, alternatives: readon
     if (id !== undefined && !out.includes(id)) out.push(id);
   }
   return out;
+}
+
+// English words that name the same thing a visitor asks for: a page writing one answers a question asking the other.
+const SAME_THING: readonly (readonly string[])[] = [
+  ['shipping', 'delivery', 'postage'], ['ticket', 'tickets', 'admission'], ['booking', 'bookings', 'reservation', 'reservations'],
+  ['discount', 'coupon', 'coupons', 'voucher', 'promo'], ['refund', 'refunds'], ['recipe', 'recipes', 'ingredients'],
+];
+function sameThing(word: string): readonly string[] {
+  for (const g of SAME_THING) if (g.includes(word)) return g;
+  return [];
 }
 
 const timeLexicons = new WeakMap<LanguageResources, Map<LanguageResources, Lexicon>>();

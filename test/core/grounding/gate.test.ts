@@ -197,8 +197,11 @@ describe('checkGrounding', () => {
     expect(checkGrounding(news, "What's a good recipe for peanut butter cookies?")).to.include({ grounded: false, reason: 'not_answerable' });
     const shop = buildCorpus([{ url: 'https://bakery.example/', title: 'Bakery', text:
       'Our peanut butter cookies are baked every morning. The recipe: mix peanut butter, sugar and one egg, then bake for 12 minutes.\n\n' +
-      'Delivery is free in the city centre.' }]);
+      'Delivery of the cookies is free in the city centre.' }]);
     expect(checkGrounding(shop, 'Is there a recipe for peanut butter cookies?').grounded).to.equal(true);
+    // A word naming the same thing answers: "shipping" asked, "delivery" written.
+    expect(checkGrounding(shop, 'How much is shipping for the peanut butter cookies?').grounded).to.equal(true);
+    expect(checkGrounding(shop, 'How much is shipping for the peanut butter cookies?', { askedThings: true }).reason).to.equal('matched');
     // The thing must be written where the question's other words meet, not anywhere on the page.
     const event = buildCorpus([{ url: 'https://fans.example/celebration', title: 'Star Wars Celebration', text:
       'Star Wars Celebration returns to Orlando this spring with panels on the new films and a first look at the next game.\n\n'.repeat(3) +
