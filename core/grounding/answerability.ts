@@ -41,7 +41,10 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
   const weights = new Float64Array(m);
   let total = 0;
   for (let k = 0; k < m; k++) {
-    weights[k] = Math.log(content[k]!.rank + 1) * Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power);
+    // A how-to's action keeps its full weight: "How do I return an item?" on a page about returns is about returning.
+    const id = content[k]!.id;
+    const action = id !== undefined && settings.actionIds.includes(id);
+    weights[k] = Math.log(content[k]!.rank + 1) * (action ? 1 : Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power));
     total += weights[k]!;
   }
   // Coverage by window start (a passage and the next one of the page: an answer often spans a passage boundary).

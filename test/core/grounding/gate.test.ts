@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { extractFromHtml } from '../../../adapters/browser/extract-from-html.js';
+import { parseHtmlNode } from '../../../scripts/eval/extraction.js';
 import fc from '../../support/fast-check.js';
 import { checkGrounding, refusalMessage } from '../../../core/grounding/gate.js';
 import { buildCorpus, type Corpus } from '../../../core/text/corpus.js';
@@ -240,6 +243,13 @@ describe('checkGrounding', () => {
     const story = buildCorpus([{ url: 'https://news.example/whales', title: 'Whales return to the sea', text:
       'Volunteers helped refloat the whales at dawn.\n\n'.repeat(6) + 'Hori Parata said the whales were taonga, treasures of the Māori people, and had to be treated with respect.' }]);
     expect(checkGrounding(story, 'What does the Māori word taonga mean?').grounded).to.equal(true);
+  });
+
+  it("answers a how-to whose action is the page's own topic ('How do I return an item?' on the demo shop's returns page)", async () => {
+    const content = await extractFromHtml(readFileSync('demo/shipping.html', 'utf8'), 'https://demo.example/demo/shipping.html', { parseHtml: parseHtmlNode });
+    const shop = buildCorpus([{ url: content!.url, title: content!.title, text: content!.text }]);
+    expect(checkGrounding(shop, 'How do I return an item?').grounded).to.equal(true);
+    expect(checkGrounding(shop, 'How do I return a car I rented?').grounded).to.equal(false);
   });
 
   it('refuses a question naming a model code the pages never write ("PS5" on a page about the PS4)', () => {
