@@ -14,6 +14,8 @@ export interface Lexicon {
   within(list: GroundingWordList, word: string): boolean;
   /** Where words of `list` occur in `text` (start, end pairs, in list order): Chinese and Japanese questions. */
   spans(list: GroundingWordList, text: string): number[];
+  /** Every word of `list` in these languages. */
+  all(list: GroundingWordList): ReadonlySet<string>;
 }
 
 /** One lexicon over the languages of `resources`: each list merged into one set on first use. */
@@ -31,6 +33,7 @@ export function lexiconOf(resources: readonly LanguageResources[]): Lexicon {
   };
   return {
     has: (list, word) => get(list).has(word),
+    all: get,
     within: (list, word) => { for (const s of get(list)) if (word.includes(s)) return true; return false; },
     spans: (list, text) => {
       const out: number[] = [];

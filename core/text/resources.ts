@@ -58,6 +58,25 @@ export interface GroundingWords {
   readonly howto?: string;
   /** Words skipped between a how-to lead and its verb: "puedo", "peux". */
   readonly modals?: string;
+  /**
+   * Things a visitor asks a site for, which a page either offers or does not: a recipe, tickets, a visa, a menu, a
+   * booking, a refund ("recipe", "tickets", "visa"). A question naming one is answered only where the pages write it.
+   */
+  readonly asked?: string;
+  /**
+   * Words asking what something means ("what does X *mean*", "que *signifie*"), and the nouns such a question names
+   * its thing by ("the *word* X", "le *terme*"): they only frame it.
+   */
+  readonly define?: string;
+  readonly defined?: string;
+  /**
+   * Words asking about the present ("right *now*", "the *current* rate") and about the next occurrence ("the *next*
+   * game", "upcoming"): the answering passages must speak of that time too (hold a word of the same list).
+   */
+  readonly current?: string;
+  readonly upcoming?: string;
+  /** More words a passage speaks of the present with ("*modern* Turkey", "*still*"), beside `current`'s. */
+  readonly currentText?: string;
   /** In a passage, words of a price ("euros", "gratuit"), of opening hours (weekdays), of a time (months, "hier"), of an amount ("douze"). */
   readonly currency?: string;
   readonly clock?: string;
