@@ -5,7 +5,9 @@
  * the naive word-overlap baseline of ../shared/eval/README.md ("≥ k shared content words, ignoring words in ≥ p %
  * of documents") at its best settings — chosen on the development/tuning half, reported on the held-out half.
  * Everything is computed in-process from the shared data; nothing is read from earlier runs. `--quick` skips
- * the baseline sweep.
+ * the baseline sweep. `--remote` prints instead the product gate as the default remote path decides it (the SDK's
+ * selected sources, gated by the server: scripts/eval/remote-gate.ts) beside the gate over whole pages, on the
+ * four halves.
  */
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,7 @@ import { checkGrounding, type GroundingOptions } from '../../core/grounding/inde
 import { loadAllLanguages, prepareCorpus, resourcesFor, tokenize, type Corpus } from '../../core/text/index.js';
 import { loadPageCases } from './build-pages-cases.js';
 import { loadSquad } from './build-squad-cases.js';
+import { remoteGate } from './remote-gate.js';
 import { rng } from './rng.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -114,8 +117,35 @@ export const VARIANTS: Record<string, GroundingOptions> = {
   'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false },
 };
 
+/** The verdicts of the remote path (the SDK's selected sources gated by the server), one per case. */
+export async function remoteVerdicts(cases: readonly GateCase[], options: GroundingOptions = {}): Promise<Map<GateCase, boolean>> {
+  const gate = remoteGate();
+  const out = new Map<GateCase, boolean>();
+  for (const c of cases) out.set(c, (await gate.check(c.corpus, c.question, options)).grounded);
+  return out;
+}
+
+async function remoteReport(): Promise<void> {
+  const halves: [string, GateCase[]][] = [
+    ['real pages, development', await pageCases('dev')],
+    ['real pages, held-out', await pageCases('heldout')],
+    ['SQuAD 2.0, tuning', await squadCases('tune')],
+    ['SQuAD 2.0, held-out', await squadCases('heldout')],
+  ];
+  console.log('| set | gate over | balanced accuracy | false refusals | off-topic accepted | passed, by kind |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, cases] of halves) {
+    const whole = rates(cases, (c) => checkGrounding(c.corpus, c.question).grounded);
+    const remote = await remoteVerdicts(cases);
+    const sent = rates(cases, (c) => remote.get(c)!);
+    console.log(row(`${name} (${cases.length}) | whole page (local gate)`, whole));
+    console.log(row(`${name} (${cases.length}) | selected sources (remote: POST /v1/chat)`, sent));
+  }
+}
+
 async function main(): Promise<void> {
   await loadAllLanguages();
+  if (process.argv.includes('--remote')) return remoteReport();
   const sets: [string, GateCase[], GateCase[]][] = [
     ['real pages', await pageCases('dev'), await pageCases('heldout')],
     ['SQuAD 2.0', await squadCases('tune'), await squadCases('heldout')],
