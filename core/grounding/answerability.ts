@@ -44,7 +44,10 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
     // A how-to's action keeps its full weight: "How do I return an item?" on a page about returns is about returning.
     const id = content[k]!.id;
     const action = id !== undefined && settings.actionIds.includes(id);
-    weights[k] = Math.log(content[k]!.rank + 1) * (action ? 1 : Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power));
+    // Centrality compares a page's passages: a page of one passage (each source the SDK posts to POST /v1/chat is
+    // one) holds every present word in all of them, so the discount would only halve present words against absent
+    // ones — it says nothing about which words are the page's topic.
+    weights[k] = Math.log(content[k]!.rank + 1) * (action || perPage < 2 ? 1 : Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power));
     total += weights[k]!;
   }
   // Coverage by window start (a passage and the next one of the page: an answer often spans a passage boundary).
