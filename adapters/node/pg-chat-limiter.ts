@@ -162,7 +162,8 @@ type PgConnection = { query(config: { name: string; text: string; values: unknow
 /**
  * Runs the hot-path statements without knex's per-query work (query compilation, bindings, events, result mapping).
  * On PostgreSQL: on a pooled connection as NAMED prepared statements — the server parses and plans each once per
- * connection. On PGlite: queued straight in its worker thread (`queryAutocommit`), behind the statements already
+ * connection. On PGlite: as named prepared statements of its one session too (`queryPrepared`: planning was more than
+ * half of an admission's time in the worker), queued straight in its worker thread behind the statements already
  * there, instead of waiting for the one knex session to come back between statements; never inside another caller's
  * open transaction.
  */
@@ -178,7 +179,7 @@ function createExecutor(knex: Knex): (name: string, sql: string, bindings: reado
     return text;
   };
   const worker = embeddedWorkerOf(knex);
-  if (worker) return async (name, sql, bindings) => (await worker.queryAutocommit(textOf(name, sql), bindings)).rows;
+  if (worker) return async (name, sql, bindings) => (await worker.queryPrepared(name, textOf(name, sql), bindings)).rows;
   const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
   return async (name, sql, bindings) => {
     const text = textOf(name, sql);
