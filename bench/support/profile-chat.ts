@@ -80,7 +80,7 @@ try {
       for (const [id, us] of self ?? []) {
         if (byId.get(id)!.callFrame.functionName !== name) continue;
         const chain: string[] = [];
-        for (let p = parent.get(id); p !== undefined && chain.length < 4; p = parent.get(p)) chain.push(label(p));
+        for (let p = parent.get(id); p !== undefined && chain.length < Number(process.env.CALLER_DEPTH ?? 4); p = parent.get(p)) chain.push(label(p));
         const key = chain.join(' < ');
         out.set(key, (out.get(key) ?? 0) + us);
       }
