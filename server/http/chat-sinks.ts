@@ -57,6 +57,9 @@ export interface SseSinkOptions {
  * for `writeStallMs` loses the stream (issue #11.6). At most one drain wait is armed at a time, whatever the number
  * of writes and keep-alives queued behind it, so a stalled socket collects no listeners.
  */
+/** Longest time a stream's `done` event waits for the end of the response to leave with it. */
+const DONE_HOLD_MS = 50;
+
 export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
   const res = ctx.res;
   const gone = clientGone(ctx);
@@ -108,6 +111,14 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
       res.uncork();
     });
   };
+  /** The timer of a `done` event held back for the end of the response (see `send`). */
+  let heldDone: NodeJS.Timeout | null = null;
+  const releaseDone = (): void => {
+    if (heldDone === null) return;
+    clearTimeout(heldDone);
+    heldDone = null;
+    res.uncork();
+  };
   const write = async (text: string): Promise<void> => {
     while (draining) await draining; // keep events in order behind a pending drain
     if (!writable()) return;
@@ -131,13 +142,24 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
     },
     async send(event) {
       id += 1;
+      if (event.type === 'done' && writable() && draining === null) {
+        // The last event waits (corked) for the end of the response, which follows once the chat is metered:
+        // `done` and the stream's end leave in one packet instead of two. Bounded: if metering is slow, it leaves
+        // after DONE_HOLD_MS on its own.
+        res.cork();
+        heldDone = setTimeout(releaseDone, DONE_HOLD_MS);
+        heldDone.unref();
+        res.write(encodeSseJson(event.type, id, eventData(event, options.requestId)));
+        return;
+      }
       await write(encodeSseJson(event.type, id, eventData(event, options.requestId)));
     },
     async end() {
       clearInterval(keepAlive);
-      if (res.destroyed || res.writableEnded || ctx.respond !== false) return;
+      if (res.destroyed || res.writableEnded || ctx.respond !== false) return releaseDone();
       while (draining) await draining;
-      if (!writable()) return;
+      if (!writable()) return releaseDone();
+      if (heldDone !== null) clearTimeout(heldDone), (heldDone = null); // res.end() flushes it with the last chunk
       res.end();
       if (res.writableFinished) return;
       // The last bytes may still sit in a buffer the client does not read: give it the same bound, then cut.
