@@ -100,13 +100,15 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
   };
   const writable = (): boolean => !res.destroyed && !res.writableEnded;
   let corked = false;
-  // What is written in one tick — the headers, `start` and an engine's word deltas — leaves in one packet, not one
-  // syscall each.
+  // What is written in one turn of the event loop — the headers, `start` and an engine's deltas and citations that
+  // arrive without waiting for I/O — leaves in one packet, not one syscall each. (A tick was not enough: each event
+  // is written after an `await`, so a microtask later than a nextTick — one packet per event.) An engine streaming
+  // from the network gets one packet per chunk it receives, sent at the end of that loop turn.
   const coalesce = (): void => {
     if (corked) return;
     corked = true;
     res.cork();
-    process.nextTick(() => {
+    setImmediate(() => {
       corked = false;
       res.uncork();
     });
