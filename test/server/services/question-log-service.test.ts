@@ -45,8 +45,8 @@ function question(n: number): QuestionReport {
   };
 }
 
-function service(store: QuestionLogPort): QuestionLogService {
-  const config = { insights: { logFlushMs: FLUSH_MS, logQueueMax: 10_000 } } as unknown as ServerConfig;
+function service(store: QuestionLogPort, flushMs = FLUSH_MS): QuestionLogService {
+  const config = { insights: { logFlushMs: flushMs, logQueueMax: 10_000 } } as unknown as ServerConfig;
   const settings = { logging: async () => ({ mode: 'redacted', retentionDays: 30, keepQueryString: false, notice: null, version: 1 }) } as unknown as AssistantSettingsService;
   return new QuestionLogService(config, () => new Date(), pino({ level: 'silent' }), store, settings);
 }
@@ -54,19 +54,24 @@ function service(store: QuestionLogPort): QuestionLogService {
 describe('question log service: batching (issue 13 §6)', () => {
   it('writes questions that arrive during a write with the NEXT interval, as one batch — not right after the write', async function () {
     this.timeout(10_000);
+    const interval = 400;
     const s = slowStore();
-    const log = service(s.store);
+    const log = service(s.store, interval);
     await log.redactor(); // loaded once (a lazy import): not part of what is timed here
     s.hold();
     log.report(question(0));
-    await sleep(FLUSH_MS + 60); // the first batch's write has started and is held
+    const until = async (done: () => boolean) => {
+      for (const started = Date.now(); !done(); await sleep(5)) if (Date.now() - started > 5_000) throw new Error('timed out');
+    };
+    await until(() => s.writes.length === 1); // the first batch's write has started and is held
     expect(s.writes).to.deep.equal([{ kind: 'counts', rows: 1 }]);
-    for (let i = 1; i <= 10; i++) log.report(question(i));
+    for (let i = 1; i <= 10; i++) log.report(question(i)); // their timer: `interval` from now
     s.release();
-    await sleep(FLUSH_MS / 3);
+    await until(() => s.writes.length >= 2);
+    await sleep(interval / 4);
     // The held write finished; the ten that came meanwhile wait for their own timer.
     expect(s.writes).to.deep.equal([{ kind: 'counts', rows: 1 }, { kind: 'questions', rows: 1 }]);
-    await sleep(FLUSH_MS + 60);
+    await until(() => s.writes.length >= 4);
     expect(s.writes.slice(2)).to.deep.equal([{ kind: 'counts', rows: 10 }, { kind: 'questions', rows: 10 }]);
     await log.stop();
   });
