@@ -246,8 +246,9 @@ describe('checkGrounding', () => {
   });
 
   it("answers a how-to whose action is the page's own topic ('How do I return an item?' on the demo shop's returns page)", async () => {
-    const content = await extractFromHtml(readFileSync('demo/shipping.html', 'utf8'), 'https://demo.example/demo/shipping.html', { parseHtml: parseHtmlNode });
-    const shop = buildCorpus([{ url: content!.url, title: content!.title, text: content!.text }]);
+    const url = 'https://demo.example/demo/shipping.html';
+    const content = await extractFromHtml(readFileSync('demo/shipping.html', 'utf8'), url, { parseHtml: parseHtmlNode });
+    const shop = buildCorpus([{ url, title: content!.title, text: content!.text }]);
     expect(checkGrounding(shop, 'How do I return an item?').grounded).to.equal(true);
     expect(checkGrounding(shop, 'How do I return a car I rented?').grounded).to.equal(false);
   });
