@@ -198,39 +198,31 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   // The crawl's chunk downloads while the live page is read: its latency overlaps the work instead of following it.
   const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './crawl.js') : null;
   crawlChunk?.catch(() => {}); // awaited below; an early failure must not be reported as unhandled
+  const reading = extractMainContent(document, url).then((main): SourcePage | undefined =>
+    (main.text.trim() ? { url, title: main.title || document.title, text: main.text.slice(0, config.context.maxCharsPerPage) } : undefined));
   let live: SourcePage | undefined;
-  try {
-    const main = await extractMainContent(document, url);
-    if (main.text.trim()) live = { url, title: main.title || document.title, text: main.text.slice(0, config.context.maxCharsPerPage) };
-  } catch (err) {
-    if (config.context.scope === 'page') throw new KitError('context_unavailable', 'This page has no readable text.', { cause: err });
-  }
-  let pages: SourcePage[] = live ? [live] : [];
+  let pages: SourcePage[] = [];
   let cut = { pages: 0, chars: 0 };
   // With a site to read, the work is sliced (issue 12: no long task): the helpers come with the crawl's chunk, so a
   // page-context assistant (one page, a few milliseconds of work) loads none of it.
   let pause: (() => Promise<void>) | null = null;
   let yieldNow: () => Promise<void> = () => Promise.resolve();
   if (config.context.scope !== 'page') {
-    const { crawlSite, createFetchPageFetcher, createTimeSlicer, extractFromHtml, pageLinks, reportSiteDiscovery, withPageCache, yieldToMain } = await crawlChunk!;
+    // The crawl starts while the live page is still being read (sdk/crawl.ts).
+    const livePage = reading.catch(() => undefined);
+    const { createTimeSlicer, readSite, yieldToMain } = await crawlChunk!;
     pause = createTimeSlicer().next;
     yieldNow = yieldToMain;
-    const fetcher = withPageCache(createFetchPageFetcher());
-    const result = await crawlSite({
-      pageUrl: url,
-      context: config.context,
-      fetcher,
-      // One page per task: the main thread goes back to the page between pages (issue 12: no long task).
-      extract: async (html, pageUrl) => { await yieldToMain(); return extractFromHtml(html, pageUrl); },
-      livePage: live,
-      pageLinks: config.context.scope === 'site' ? pageLinks(document) : [],
-      onProgress: (p) => emit('progress', p),
-      signal,
-    });
-    if (config.context.scope === 'site' && !result.aborted) reportSiteDiscovery(result, config.context.sitemap, location.origin);
-    pages = result.pages;
-    cut = { ...result.truncated };
-  } else if (live && live.text.length >= config.context.maxCharsPerPage) {
+    ({ pages, cut } = await readSite({ url, context: config.context, livePage, onProgress: (p) => emit('progress', p), signal }));
+  } else {
+    try {
+      live = await reading;
+    } catch (err) {
+      throw new KitError('context_unavailable', 'This page has no readable text.', { cause: err });
+    }
+    if (live) pages = [live];
+  }
+  if (live && live.text.length >= config.context.maxCharsPerPage) {
     cut = { pages: 0, chars: Math.max(0, (document.body?.innerText.length ?? 0) - live.text.length) };
   }
   if (pages.length === 0) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');
