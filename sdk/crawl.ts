@@ -4,10 +4,17 @@ import { crawlSite, type CrawlProgress } from '../core/crawl/index.js';
 import type { SourcePage } from '../core/sources.js';
 import { extractFromHtml } from '../adapters/browser/extract-from-html.js';
 import { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
-import { withPageCache } from '../adapters/browser/idb-page-cache.js';
+import { withPageCache, type CachedPageFetcher } from '../adapters/browser/idb-page-cache.js';
 import { pageLinks } from '../adapters/browser/page-links.js';
+import { createWorkerPageFetcher } from '../adapters/browser/worker-page-fetcher.js';
 import { yieldToMain } from '../adapters/browser/yield-to-main.js';
 import { reportSiteDiscovery } from './site-discovery.js';
+import { SDK_VERSION } from './version.js';
+
+/** Where webpack loads the SDK's files from (the directory of kit.js); undefined outside a webpack build. */
+declare const __webpack_public_path__: string | undefined;
+/** The crawl's fetch worker, built beside kit.js (webpack.config.js). */
+export const CRAWL_WORKER_FILE = 'kit-crawl-worker.js';
 
 export { createTimeSlicer, yieldToMain } from '../adapters/browser/yield-to-main.js';
 
@@ -32,7 +39,11 @@ export interface ReadSiteOptions {
  */
 export async function readSite(options: ReadSiteOptions): Promise<{ pages: SourcePage[]; cut: { pages: number; chars: number } }> {
   const { context } = options;
-  const fetcher = withPageCache(createFetchPageFetcher());
+  // Requests, decoding and the cache run in a worker once it has started (the first requests do not wait for it);
+  // on the main thread where no worker can start.
+  const inPage = withPageCache(createFetchPageFetcher());
+  const base = typeof __webpack_public_path__ === 'string' && typeof Worker === 'function' ? __webpack_public_path__ : null;
+  const fetcher: CachedPageFetcher & { close?(): void } = base === null ? inPage : createWorkerPageFetcher({ scriptUrl: new URL(CRAWL_WORKER_FILE, new URL(base, location.href)).href, version: SDK_VERSION, fallback: inPage });
   const result = await crawlSite({
     pageUrl: options.url,
     context,
@@ -44,8 +55,8 @@ export async function readSite(options: ReadSiteOptions): Promise<{ pages: Sourc
     onProgress: options.onProgress,
     signal: options.signal,
   });
-  // Committed, not awaited: the transaction is on its way before `ready`; the corpus need not wait for the disk.
-  void fetcher.flush();
+  // Committed, not awaited: the transactions are on their way before `ready`; the corpus need not wait for the disk.
+  void fetcher.flush().then(() => fetcher.close?.());
   if (context.scope === 'site' && !result.aborted) reportSiteDiscovery(result, context.sitemap, location.origin);
   return { pages: result.pages, cut: { ...result.truncated } };
 }

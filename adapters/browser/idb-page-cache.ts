@@ -15,6 +15,29 @@ export interface PageCacheOptions {
   readonly maxChars?: number;
   /** Clock, for tests. */
   readonly now?: () => number;
+  /**
+   * Whether the cache may hold pages; false skips reading its keys (no fetch waits for IndexedDB to open). Default:
+   * what a flag in localStorage says (set when a page is first stored); a worker, which has no localStorage, is told.
+   */
+  readonly mayHoldPages?: boolean;
+}
+
+/** A page fetcher with the cache's own operations. */
+export interface CachedPageFetcher extends PageFetcherPort {
+  clear(): Promise<void>;
+  evict(): Promise<void>;
+  /** Commits the queued writes now; resolves when they are. */
+  flush(): Promise<void>;
+}
+
+/** The localStorage flag saying this browser stored pages in the cache `dbName` (see mayHoldPages). */
+export function pageCacheMayHoldPages(dbName = 'kit-page-cache'): boolean {
+  return !neverStored(`${dbName}:stored`);
+}
+
+/** Sets that flag: a worker's cache cannot (no localStorage), so the page sets it when the worker stores pages. */
+export function markPageCacheUsed(dbName = 'kit-page-cache'): void {
+  setMark(`${dbName}:stored`);
 }
 
 interface Entry {
@@ -53,7 +76,7 @@ const WRITE_BATCH_MS = 25;
  * Eviction runs once after a burst of writes and reads only each entry's size and age: reading every cached page back
  * after each write made a crawl quadratic, and its deserialization was the crawl's longest main-thread task.
  */
-export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOptions = {}): PageFetcherPort & { clear(): Promise<void>; evict(): Promise<void>; flush(): Promise<void> } {
+export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOptions = {}): CachedPageFetcher {
   const freshForMs = options.freshForMs ?? 10 * 60_000;
   const maxAgeMs = options.maxAgeMs ?? 7 * 24 * 3_600_000;
   const maxEntries = options.maxEntries ?? 200;
@@ -99,9 +122,13 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
     });
   };
 
-  // The keys the cache holds, read as soon as the wrapper exists (the database opens while the crawl plans).
-  const keys: Promise<Set<string> | null> = tx<IDBValidKey[]>('readonly', (_s, meta) => meta.getAllKeys())
-    .then((all) => (all ? new Set(all.map(String)) : null));
+  // The keys the cache holds, read as soon as the wrapper exists (the database opens while the crawl plans). A
+  // browser that never stored a page here (a flag in localStorage says so) has none: no fetch waits for IndexedDB to
+  // open, which on a first visit (creating the database) takes longer than the sitemap's request.
+  const mark = `${options.dbName ?? 'kit-page-cache'}:stored`;
+  const keys: Promise<Set<string> | null> = !(options.mayHoldPages ?? !neverStored(mark))
+    ? Promise.resolve(new Set())
+    : tx<IDBValidKey[]>('readonly', (_s, meta) => meta.getAllKeys()).then((all) => (all ? new Set(all.map(String)) : null));
 
   async function flush(): Promise<void> {
     if (writeTimer !== null) { clearTimeout(writeTimer); writeTimer = null; }
@@ -118,6 +145,7 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
     await writing;
   }
   const put = (entry: Entry) => {
+    if (queued.size === 0) setMark(mark);
     queued.set(entry.key, entry);
     void keys.then((k) => k?.add(entry.key));
     writeTimer ??= setTimeout(() => { writeTimer = null; void flush(); }, WRITE_BATCH_MS);
@@ -178,8 +206,34 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
       queued.clear();
       await tx('readwrite', (s, meta) => { s.clear(); meta.clear(); });
       (await keys)?.clear();
+      try { storage()?.removeItem(mark); } catch { /* blocked storage: the flag only saves a read */ }
     },
     evict,
     flush,
   };
+}
+
+/** localStorage, or null where it is missing or throws (sandboxed frames, blocked storage): then the keys are read. */
+function storage(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null {
+  try {
+    return (globalThis as { localStorage?: Storage }).localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function neverStored(mark: string): boolean {
+  try {
+    return storage()?.getItem(mark) === null;
+  } catch {
+    return false;
+  }
+}
+
+function setMark(mark: string): void {
+  try {
+    storage()?.setItem(mark, '1');
+  } catch {
+    // Full or blocked storage: the next page view reads the cache's keys instead.
+  }
 }

@@ -84,40 +84,6 @@ describe('SDK main-thread slices (Chromium + real server)', function () {
     expect(r.yields).to.be.at.least(PAGES);
   });
 
-  it('costs a crawl on a cold cache no IndexedDB read per page, and commits its writes a batch per transaction', async () => {
-    const bundle = await build({
-      stdin: { contents: "export { withPageCache } from './adapters/browser/idb-page-cache.ts';", resolveDir: process.cwd(), loader: 'ts' },
-      bundle: true, format: 'iife', globalName: 'Cache', target: 'es2022', write: false,
-    });
-    await page.goto(`${site.origin}/g1`);
-    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
-    const r = await page.evaluate(async () => {
-      const { withPageCache } = (window as any).Cache;
-      const counts = { get: 0, writeTransactions: 0 };
-      const get = IDBObjectStore.prototype.get;
-      IDBObjectStore.prototype.get = function (this: IDBObjectStore, ...a: any[]) { counts.get++; return (get as any).apply(this, a); };
-      const transaction = IDBDatabase.prototype.transaction;
-      IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...a: any[]) { if (a[1] === 'readwrite') counts.writeTransactions++; return (transaction as any).apply(this, a); };
-      const inner = { fetch: async (req: { url: string }) => ({ ok: true, value: { status: 200, url: req.url, contentType: 'text/html', text: `<p>${req.url}</p>`, bytes: 10, truncated: false, validators: { etag: null, lastModified: null } } }) };
-      const dbName = `kit-test-${Math.random()}`;
-      const cache = withPageCache(inner, { dbName });
-      const fetchAll = (c: any) => Promise.all(Array.from({ length: 20 }, (_, i) => c.fetch({ url: `https://a.test/${i}`, credentials: 'omit', accept: 'html', timeoutMs: 1000, maxBytes: 1e6 })));
-      await fetchAll(cache);
-      const cold = { ...counts };
-      await cache.flush();
-      // A second page view (a new wrapper over the same database): every page from the cache, read one by one.
-      let calls = 0;
-      const again = withPageCache({ fetch: async (req: any) => { calls++; return inner.fetch(req); } }, { dbName });
-      const warm = await fetchAll(again);
-      return { cold, writeTransactions: counts.writeTransactions, warmReads: counts.get - cold.get, calls, same: warm.every((x: any, i: number) => x.value.url === `https://a.test/${i}`) };
-    });
-    expect(r.cold.get).to.equal(0);
-    expect(r.writeTransactions).to.be.within(1, 2);
-    expect(r.warmReads).to.equal(20);
-    expect(r.calls).to.equal(0);
-    expect(r.same).to.equal(true);
-  });
-
   it('keeps the page cache within maxEntries with one eviction after a burst of writes, reading no page back', async () => {
     const bundle = await build({
       stdin: { contents: "export { withPageCache } from './adapters/browser/idb-page-cache.ts';", resolveDir: process.cwd(), loader: 'ts' },
