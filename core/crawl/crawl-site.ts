@@ -36,7 +36,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const given = options.livePage;
   const maxPages = Math.min(context.maxPages, MAX_PAGES);
   // With maxPages 1 the live page decides whether anything is fetched at all: it is awaited first.
-  let pendingLive = isPromiseLike<SourcePage | undefined>(given) && maxPages > 1 ? given : null;
+  const pendingLive = isPromiseLike<SourcePage | undefined>(given) && maxPages > 1 ? given : null;
   const liveUrl = isPromiseLike(given) ? pageUrl : given ? normalizeUrl(given.url, pageUrl) ?? pageUrl : null;
   let live = null as SourcePage | null;
   let liveKnown = false;
@@ -57,7 +57,8 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const fetched: Fetched[] = [];
   const seenFinal = new Set<string>(liveUrl !== null ? [liveUrl] : []);
   let keptChars = 0;
-  const liveChars = () => (live ? Math.min(live.text.length, context.maxCharsPerPage) : 0);
+  // Until the live page is read, it counts as a full page against the corpus cap (never a request more than with it).
+  const liveChars = () => (!liveKnown ? context.maxCharsPerPage : live ? Math.min(live.text.length, context.maxCharsPerPage) : 0);
   let next = 0;
   let inFlight = 0;
   let loaded = 0;
