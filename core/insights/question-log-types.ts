@@ -36,14 +36,10 @@ export const DEFAULT_LOGGING_SETTINGS: LoggingSettings = Object.freeze({
   updatedAt: null,
 });
 
-/** One question as the chat path or the SDK's beacon reports it, before redaction. */
-export interface QuestionReport {
-  readonly orgId: string;
-  readonly keyId: string | null;
+/** What is known of one asked question wherever it is recorded: the chat path, the SDK's beacon, the log. */
+export interface QuestionFacts {
   /** `req_…` for answers of the Platform API, `msg_…` for answers made in the browser: what feedback refers to. */
   readonly messageId: string;
-  readonly conversationId: string | null;
-  readonly askedAt: Date;
   readonly pageUrl: string | null;
   readonly mode: QuestionMode;
   readonly model: string | null;
@@ -53,26 +49,24 @@ export interface QuestionReport {
   readonly answer: string | null;
   readonly citations: readonly Citation[];
   readonly latencyMs: number | null;
+}
+
+/** One question as the chat path or the SDK's beacon reports it, before redaction. */
+export interface QuestionReport extends QuestionFacts {
+  readonly orgId: string;
+  readonly keyId: string | null;
+  readonly conversationId: string | null;
+  readonly askedAt: Date;
   readonly source: 'server' | 'sdk';
 }
 
 /** A stored question (already redacted), with the visitor's feedback when there is some. */
-export interface LoggedQuestion {
+export interface LoggedQuestion extends QuestionFacts {
   readonly id: string;
   readonly orgId: string;
   readonly keyId: string | null;
-  readonly messageId: string;
   readonly conversationId: string;
   readonly createdAt: Date;
-  readonly pageUrl: string | null;
-  readonly mode: QuestionMode;
-  readonly model: string | null;
-  readonly outcome: QuestionOutcome;
-  readonly errorCode: string | null;
-  readonly question: string;
-  readonly answer: string | null;
-  readonly citations: readonly Citation[];
-  readonly latencyMs: number | null;
   readonly source: 'server' | 'sdk';
   readonly rating: Rating | null;
   readonly comment: string | null;

@@ -3,6 +3,7 @@ import type { Citation } from '../sources.js';
 import { CHECKABLE_TYPES, answerMatches, answerPossible, isAnswerCue, type AnswerIntent } from './answer-type.js';
 import type { AnalyzedQuery, RankedPassage, Retriever } from './retriever.js';
 import { createSentenceRanker, type RankedSentence, type RankingOptions, type SentenceRanker } from './sentence-ranker.js';
+import { leansBack } from './sentence-roles.js';
 
 /** Tunables of the extractive answerer. */
 export interface AnswerOptions {
@@ -23,6 +24,12 @@ export interface AnswerOptions {
    * more of the question (when one shares any). Default true.
    */
   readonly neighbourContext?: boolean;
+  /**
+   * Least confidence to offer the best sentence as the closest the pages come, below `minConfidence`: the outcome
+   * is `not_found` with `nearest` set — never stated as an answer. Default {@link ANSWER_DEFAULTS}.hedgeConfidence;
+   * 1 never offers one.
+   */
+  readonly hedgeConfidence?: number;
   /** Weights of the confidence over {@link ANSWER_SIGNALS} (bias last). */
   readonly confidenceWeights?: readonly number[];
 }
@@ -32,10 +39,12 @@ export interface AnswerOptions {
  * asks for a checkable kind (amount, price, measure, time, contact) that the text cannot hold; the question has no
  * expected kind; it is a yes/no question; share of the question's IDF in the answer's passage and heading; share of
  * its weight in the answer's own sentences and heading; its most specific word is absent from the pages; that word
- * is in the answer; the answer's lead over the next sentence; share of its content words found in the pages.
+ * is in the answer; the answer's lead over the next sentence; share of its content words found in the pages; share
+ * of them in the answer; the score's strength; the rank of the answer's passage among the three best passages for
+ * the question (1 best, ½, ⅓, 0 beyond); the runner-up sentence is shown with the answer or sits in its paragraph.
  */
 export const ANSWER_SIGNALS = Object.freeze(['exact_kind', 'impossible_kind', 'untyped', 'yesno', 'section_coverage', 'answer_coverage',
-  'key_missing', 'key_in_answer', 'margin', 'page_coverage', 'words_in_answer', 'strength'] as const);
+  'key_missing', 'key_in_answer', 'margin', 'page_coverage', 'words_in_answer', 'strength', 'passage_rank', 'runner_up_shown', 'exact_measure'] as const);
 
 /** An extractive answer: sentences quoted from the pages, with the pages they come from. */
 export interface ExtractiveAnswer {
@@ -53,9 +62,22 @@ export interface ExtractiveAnswer {
   readonly signals: readonly number[];
 }
 
+/** The best sentence when it is not sure enough to be an answer: what the pages say closest to the question. */
+export interface NearestSentence {
+  /** The sentence with its context sentence, in page order (as an answer's `text`). */
+  readonly text: string;
+  readonly sentence: RankedSentence;
+  readonly citations: readonly Citation[];
+}
+
 /** Why no answer was given, with what came closest: the passages to show as sources, and the ranked sentences. */
 export interface NotFound extends Fail<'not_found'> {
   readonly closest: readonly RankedPassage[];
+  /**
+   * Set when the confidence is between `hedgeConfidence` and `minConfidence` and the pages can hold the kind of
+   * fact asked for: the best sentence, to be shown as the closest the pages come, not as an answer.
+   */
+  readonly nearest?: NearestSentence;
   readonly sentences: readonly RankedSentence[];
   /** The confidence the best sentence had, when there was one. */
   readonly confidence?: number;
@@ -65,16 +87,18 @@ export interface NotFound extends Fail<'not_found'> {
 export type AnswerOutcome = Ok<ExtractiveAnswer> | NotFound;
 
 /**
- * Defaults. The confidence's weights and threshold are printed by `npx tsx scripts/eval/qa-fit.ts`: logistic
- * regression on the development halves only (real pages' `dev`, SQuAD's `tune`), the threshold maximising right
- * answers minus twice the wrong ones (docs/inference.md has the trade-off curve).
+ * Defaults. The confidence's weights and thresholds are printed by `npx tsx scripts/eval/qa-fit.ts`: logistic
+ * regression on the development halves only (real pages' `dev`, SQuAD's `tune`); `minConfidence` maximises right
+ * answers minus three times the wrong ones (it keeps wrong answers ≤ 5 % of answerable questions on both
+ * development halves), `hedgeConfidence` right minus wrong (docs/inference.md has the trade-off curve).
  */
 export const ANSWER_DEFAULTS = Object.freeze({
   candidates: 3,
-  minConfidence: 0.57,
+  minConfidence: 0.7,
+  hedgeConfidence: 0.47,
   switchToAnswerType: true,
   neighbourContext: true,
-  confidenceWeights: Object.freeze([0.46, -0.17, -0.1, 0.11, 0.46, 0.37, 0, 0.34, 1.27, 0, 0.46, 0.22, -1.27]) as readonly number[],
+  confidenceWeights: Object.freeze([0.47, -0.2, -0.12, 0.11, 0.39, 0.35, 0, 0.31, 1.19, 0, 0.49, 0.17, 0.31, 0.43, 0.33, -1.61]) as readonly number[],
 });
 
 function logistic(x: readonly number[], w: readonly number[]): number {
@@ -89,18 +113,13 @@ export interface Answerer {
   answer(question: string): AnswerOutcome;
 }
 
-// Words that open a sentence leaning on the one before ("It weighs…", "However…", "Yes.").
-const LEANS_BACK = new Set(('it its this that these those they them their theirs he she his her him there such both however but also so then '
-  + 'therefore thus instead otherwise here yes no additionally moreover furthermore meanwhile still likewise similarly '
-  + 'il elle ils elles cela ceci ces mais donc cependant ainsi er sie es dies diese dieser dieses aber deshalb jedoch trotzdem '
-  + 'el ella ellos ellas esto estos estas pero sin ele ela eles elas isso mas porem lui loro questo questa ma dit deze maar').split(' '));
-
 /** Builds the answerer of `retriever`'s corpus (the sentence index is built here, once). */
 export function createAnswerer(retriever: Retriever, options: AnswerOptions & RankingOptions = {}): Answerer {
   const ranker = createSentenceRanker(retriever, options);
   const k = Math.max(1, options.candidates ?? ANSWER_DEFAULTS.candidates);
   const switchType = options.switchToAnswerType ?? ANSWER_DEFAULTS.switchToAnswerType;
   const minConfidence = options.minConfidence ?? ANSWER_DEFAULTS.minConfidence;
+  const hedgeConfidence = Math.min(minConfidence, options.hedgeConfidence ?? ANSWER_DEFAULTS.hedgeConfidence);
   const weights = options.confidenceWeights ?? ANSWER_DEFAULTS.confidenceWeights;
   const neighbourContext = options.neighbourContext ?? ANSWER_DEFAULTS.neighbourContext;
   const { corpus } = retriever;
@@ -116,8 +135,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     const prev = s - 1;
     if (samePassage(s, prev) && headingOf[prev] === headingOf[s]) {
       if (roles[prev] === 'fragment') return prev;
-      const first = firstWord(sentences[s]!.text);
-      if (roles[prev] === 'sentence' && LEANS_BACK.has(first)) return prev;
+      if (roles[prev] === 'sentence' && leansBack(sentences[s]!.text)) return prev;
     }
     // The first sentence of a section, short: its next sentence finishes what it starts ("Rinse the fly…").
     const next = s + 1;
@@ -168,6 +186,8 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   // What the answer rests on, each 0–1 (see ANSWER_SIGNALS): the evidence the confidence weighs.
   const signalsOf = (q: AnalyzedQuery, intent: AnswerIntent | null, chosen: RankedSentence, context: number, second: RankedSentence | undefined): number[] => {
     const s = chosen.sentence;
+    const bestPassages = retriever.rankPassages(q, 3).map((p) => p.text);
+    const passageRank = bestPassages.indexOf(corpus.passages[sentences[s]!.passage]!.text);
     const shown = context >= 0 ? `${sentences[context]!.text} ${chosen.text}` : chosen.text;
     const typed = intent !== null && CHECKABLE_TYPES.has(intent.type);
     const exact = intent !== null && intent.type !== 'yesno' && (chosen.typeMatch || answerMatches(intent, shown, q.words));
@@ -209,6 +229,14 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
       q.content.length > 0 ? onPage / q.content.length : 0,
       q.content.length > 0 ? inAnswer / q.content.length : 0,
       mass > 0 ? Math.min(1, chosen.score / (mass * 2)) : 0,
+      // The passage ranking agrees: the answer sits in the best passage for the question.
+      passageRank < 0 ? 0 : 1 / (1 + passageRank),
+      // The runner-up sentence is shown too (it is the context) or sits in the answer's paragraph: the two best
+      // readings of the question point at one place.
+      second && (second.sentence === context || sentences[second.sentence]!.paragraph === sentences[s]!.paragraph) ? 1 : 0,
+      // The kind asked for is one written with symbols or units (a price, a measure, a duration, a contact) and the
+      // shown text holds it: rarely there by chance, unlike a capitalised word for "who" or any number for "how many".
+      exact && MEASURED_TYPES.has(intent!.type) ? 1 : 0,
     ];
   };
 
@@ -243,18 +271,26 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     }
     const signals = signalsOf(q, intent, chosen, context, order[1]);
     const confidence = logistic(signals, weights);
+    const ctx = context >= 0 ? sentences[context]!.text : null;
+    const text = ctx === null ? chosen.text : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
     if (confidence < minConfidence) {
       const why = signals[1] === 1 ? `no passage holds a ${intent!.type} for the question`
         : signals[6] === 1 ? `the pages never mention "${keyOf(q)}"` : 'no passage matches enough of the question';
-      return { ...notFound(q, why, order), confidence, signals };
+      // Not sure enough to state it, but the pages may say it here: offered as the closest they come — unless no
+      // passage can hold the kind of fact asked for, or the question's key word is nowhere in the pages.
+      const hedge = confidence >= hedgeConfidence && signals[1] === 0 && signals[6] === 0;
+      return {
+        ...notFound(q, why, order), confidence, signals,
+        ...(hedge ? { nearest: { text, sentence: chosen, citations: [{ url: chosen.url, title: chosen.title }] } } : {}),
+      };
     }
-    const ctx = context >= 0 ? sentences[context]!.text : null;
-    const text = ctx === null ? chosen.text : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
     return ok({ text, answer: chosen, context: ctx, citations: [{ url: chosen.url, title: chosen.title }], sentences: order, confidence, signals });
   };
 
   return { ranker, answer };
 }
+
+const MEASURED_TYPES: ReadonlySet<AnswerIntent['type']> = new Set(['money', 'quantity', 'duration', 'contact']);
 
 /** A yes/no question's words outside this many most common words of the language must be in the pages. */
 const YESNO_COMMON_RANK = 1_000;
@@ -274,9 +310,4 @@ export function answerQuestion(retriever: Retriever, question: string, options?:
   let a = answerers.get(retriever);
   if (!a) { a = createAnswerer(retriever); answerers.set(retriever, a); }
   return a.answer(question);
-}
-
-function firstWord(text: string): string {
-  const m = /^[\s"'“‘«(¿¡]*([\p{L}']+)/u.exec(text);
-  return m ? m[1]!.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '') : '';
 }

@@ -9,12 +9,19 @@ import { createRetriever } from './retriever.js';
 export interface ExtractiveInferenceOptions {
   /** Said when no sentence answers the question. Default: "I couldn't find that on this page." */
   readonly notFoundMessage?: string;
+  /**
+   * Said before the closest sentence when the engine is not sure enough to answer but the pages may say it there
+   * (`NotFound.nearest`); the sentence follows in quotes. Default: "I couldn't find a direct answer on this page.
+   * The closest it comes:".
+   */
+  readonly nearestMessage?: string;
   readonly corpus?: CorpusOptions;
   readonly answer?: AnswerOptions;
 }
 
 export const EXTRACTIVE_MODEL = 'extractive';
 export const DEFAULT_NOT_FOUND_MESSAGE = "I couldn't find that on this page.";
+export const DEFAULT_NEAREST_MESSAGE = "I couldn't find a direct answer on this page. The closest it comes:";
 
 /** A rough token count (≈ 4 characters a token for English, as OpenAI's rule of thumb) for usage records. */
 export function estimateTokens(text: string): number {
@@ -25,12 +32,14 @@ export function estimateTokens(text: string): number {
  * Kit's built-in engine as an InferencePort: quotes the sentence of the sources that answers (with the sentence
  * of context it needs), streamed as word deltas, cites its source, and ends with `done` and estimated token
  * usage. When no sentence holds an answer of the kind asked for, it says so plainly (`notFoundMessage`) and cites
- * the closest passages' sources instead of stating a wrong sentence. It needs no model and no network, which
+ * the closest passages' sources instead of stating a wrong sentence; when one may but the engine is not sure, it
+ * says it found no direct answer and quotes the closest sentence (`nearestMessage`), never as the answer. It needs no model and no network, which
  * makes it the server's default backend and the SDK's last resort. The index of the last sources is kept, so a
  * conversation about one page indexes it once.
  */
 export function createExtractiveInference(options: ExtractiveInferenceOptions = {}): InferencePort {
   const notFound = options.notFoundMessage ?? DEFAULT_NOT_FOUND_MESSAGE;
+  const nearest = options.nearestMessage ?? DEFAULT_NEAREST_MESSAGE;
   let cached: { sources: readonly SourcePage[]; answerer: Answerer } | null = null;
 
   const answererFor = async (sources: readonly SourcePage[]): Promise<Answerer> => {
@@ -46,7 +55,7 @@ export function createExtractiveInference(options: ExtractiveInferenceOptions = 
     async *answer(request: InferenceRequest): AsyncGenerator<InferenceEvent> {
       request.signal?.throwIfAborted();
       const outcome = (await answererFor(request.sources)).answer(request.question);
-      let text = outcome.ok ? outcome.value.text : notFound;
+      let text = outcome.ok ? outcome.value.text : outcome.nearest ? `${nearest} “${outcome.nearest.text}”` : notFound;
       let finishReason: 'stop' | 'length' = 'stop';
       if (request.maxOutputTokens !== undefined && estimateTokens(text) > request.maxOutputTokens) {
         text = text.slice(0, Math.max(0, request.maxOutputTokens * 4));
@@ -57,8 +66,10 @@ export function createExtractiveInference(options: ExtractiveInferenceOptions = 
         yield { type: 'delta', text: piece };
       }
       // Corpus pages are the request's sources in order, so a page index is the source's 1-based index − 1. Without
-      // an answer, the closest passages' sources are cited: where the visitor may read on.
-      const pages = outcome.ok ? [outcome.value.answer.page] : outcome.closest.map((p) => p.page);
+      // an answer, the closest sentence's source (when one is offered) and the closest passages' sources are cited:
+      // where the visitor may read on.
+      const pages = outcome.ok ? [outcome.value.answer.page]
+        : [...(outcome.nearest ? [outcome.nearest.sentence.page] : []), ...outcome.closest.map((p) => p.page)];
       for (const page of new Set(pages)) yield { type: 'citation', index: page + 1 };
       const input = request.question + request.history.map((t) => t.content).join('') + request.sources.map((s) => s.title + s.text).join('');
       yield { type: 'done', finishReason, usage: { inputTokens: estimateTokens(input), outputTokens: estimateTokens(text) } };

@@ -3,8 +3,8 @@ export type { Retriever, RetrieverOptions, RankedPassage, AnalyzedQuery } from '
 export { createSentenceRanker, RANKING_DEFAULTS } from './sentence-ranker.js';
 export type { SentenceRanker, RankedSentence, RankingOptions } from './sentence-ranker.js';
 export { answerQuestion, createAnswerer, ANSWER_DEFAULTS, ANSWER_SIGNALS } from './answer.js';
-export type { Answerer, AnswerOptions, AnswerOutcome, ExtractiveAnswer, NotFound } from './answer.js';
-export { createExtractiveInference, estimateTokens, EXTRACTIVE_MODEL, DEFAULT_NOT_FOUND_MESSAGE } from './extractive-inference.js';
+export type { Answerer, AnswerOptions, AnswerOutcome, ExtractiveAnswer, NearestSentence, NotFound } from './answer.js';
+export { createExtractiveInference, estimateTokens, EXTRACTIVE_MODEL, DEFAULT_NOT_FOUND_MESSAGE, DEFAULT_NEAREST_MESSAGE } from './extractive-inference.js';
 export type { ExtractiveInferenceOptions } from './extractive-inference.js';
 export { createBm25Index } from './bm25-index.js';
 export type { Bm25Index, Bm25Options } from './bm25-index.js';

@@ -48,3 +48,15 @@ export function roleOf(text: string, words: number, alone: boolean): SentenceRol
 export function isAnswerRole(role: SentenceRole): boolean {
   return role === 'sentence' || role === 'row';
 }
+
+// Words that open a sentence leaning on the one before ("It weighs…", "However…", "Yes.").
+const LEANS_BACK = new Set(('it its this that these those they them their theirs he she his her him there such both however but also so then '
+  + 'therefore thus instead otherwise here yes no additionally moreover furthermore meanwhile still likewise similarly '
+  + 'il elle ils elles cela ceci ces mais donc cependant ainsi er sie es dies diese dieser dieses aber deshalb jedoch trotzdem '
+  + 'el ella ellos ellas esto estos estas pero sin ele ela eles elas isso mas porem lui loro questo questa ma dit deze maar').split(' '));
+
+/** True when the sentence opens with a word that leans on the sentence before ("It weighs…", "However…", "His father…"). */
+export function leansBack(text: string): boolean {
+  const m = /^[\s"'“‘«(¿¡]*([\p{L}']+)/u.exec(text);
+  return m !== null && LEANS_BACK.has(m[1]!.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, ''));
+}

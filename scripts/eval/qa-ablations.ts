@@ -5,12 +5,12 @@
  * the share of wrong answers when the answerer always answers (minConfidence 0), so that the confidence does not
  * hide what the ranking and the context sentence do.
  */
-import type { AnswerOptions, RankingOptions } from '../../core/retrieval/index.js';
+import type { AnswerOptions, RankingOptions, RetrieverOptions } from '../../core/retrieval/index.js';
 import { loadAllLanguages } from '../../core/text/index.js';
 import { pageItems, squadItems } from './qa-data.js';
 import { runQa, type QaItem } from './qa-run.js';
 
-const VARIANTS: readonly [string, AnswerOptions & RankingOptions][] = [
+const VARIANTS: readonly [string, AnswerOptions & RankingOptions, RetrieverOptions?][] = [
   ['defaults', {}],
   ['no heading / FAQ-question score for the sentences under it (headingWeight 0)', { headingWeight: 0 }],
   ['no switch to a lower sentence of the asked kind', { switchToAnswerType: false }],
@@ -19,6 +19,7 @@ const VARIANTS: readonly [string, AnswerOptions & RankingOptions][] = [
   ['the earlier weights (passage 0.3, previous 0.15, next 0, rarest word 0)', { passageWeight: 0.3, previousWeight: 0.15, nextWeight: 0, rarestBonus: 0 }],
   ['sentence BM25 k1 0.3, b 0 (the best plain BM25 setting)', { k1: 0.3, b: 0 }],
   ['sentence BM25 k1 1.2, b 0.75 (the textbook setting)', { k1: 1.2, b: 0.75 }],
+  ['no rarity bonus (specificityWeight 0)', {}, { specificityWeight: 0 }],
 ];
 
 async function main(): Promise<void> {
@@ -26,10 +27,10 @@ async function main(): Promise<void> {
   const sets: [string, QaItem[]][] = [['real pages dev', await pageItems('dev')], ['SQuAD tune', squadItems('tune')]];
   console.log(`| variant | ${sets.map(([n]) => `${n}: ranked top-1 / top-3 / wrong (always answering)`).join(' | ')} |`);
   console.log(`|---|${sets.map(() => '---').join('|')}|`);
-  for (const [name, options] of VARIANTS) {
+  for (const [name, options, retriever] of VARIANTS) {
     const cells: string[] = [];
     for (const [, items] of sets) {
-      const f = await runQa(items, { answer: { ...options, minConfidence: 0 } });
+      const f = await runQa(items, { answer: { ...options, minConfidence: 0 }, retriever });
       cells.push(`${f.rankedTop1.toFixed(3)} / ${f.top3.toFixed(3)} / ${f.wrong.toFixed(3)}`);
     }
     console.log(`| ${name} | ${cells.join(' | ')} |`);

@@ -20,7 +20,7 @@ import type MiniSearch from 'minisearch';
 const f3 = (x: number): string => x.toFixed(3);
 
 function kitRow(name: string, f: QaFigures): string {
-  return `| ${name} | ${f.n} | ${f3(f.rankedTop1)} | ${f3(f.top3)} | ${f3(f.top1)} | ${f3(f.wrong)} | ${f3(f.answered)} | ${f3(f.shownCorrect)} | ${f3(f.em)} / ${f3(f.f1)} | ${f3(f.substringTop1)} | ${f.msPerQuestion.toFixed(2)} |`;
+  return `| ${name} | ${f.n} | ${f3(f.rankedTop1)} | ${f3(f.top3)} | ${f3(f.top1)} | ${f3(f.wrong)} | ${f3(f.answered)} | ${f3(f.shownCorrect)} | ${f3(f.hedged)} / ${f3(f.hedgedRight)} | ${f3(f.em)} / ${f3(f.f1)} | ${f3(f.substringTop1)} | ${f.msPerQuestion.toFixed(2)} |`;
 }
 
 /** Share of unanswerable questions that pass the grounding gate, and of those, the share the answerer still answers. */
@@ -47,9 +47,11 @@ async function main(): Promise<void> {
   console.log('## Kit\'s extractive answerer (default options)\n');
   console.log('ranked top-1 / top-3: the first / one of the first three ranked sentences holds a gold answer (the ranking alone);');
   console.log('answered top-1: answered, and the answering sentence holds it (a "couldn\'t find" is a miss); wrong: answered, and the');
-  console.log('text shown (answer + context sentence) holds no gold answer; shown right: answered and the shown text holds it.\n');
-  console.log('| set | n | ranked top-1 | top-3 | answered top-1 | wrong | answered | shown right | best sentence EM / F1 | substring top-1 | ms / question (CPU) |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('text shown (answer + context sentence) holds no gold answer; shown right: answered and the shown text holds it;');
+  console.log('closest offered: not answered, the closest sentence quoted as such ("I couldn\'t find a direct answer… The closest it comes:"),');
+  console.log('and the share where that quote holds a gold answer.\n');
+  console.log('| set | n | ranked top-1 | top-3 | answered top-1 | wrong | answered | shown right | closest offered / holds it | best sentence EM / F1 | substring top-1 | ms / question (CPU) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   const figures: Record<string, QaFigures> = {};
   for (const [name, items] of Object.entries(sets)) {
     figures[name] = await runQa(items);
@@ -58,6 +60,8 @@ async function main(): Promise<void> {
   for (const name of ['real pages, held-out', 'real pages, dev']) {
     console.log(kitRow(`${name}, via the SDK's sources`, await runQa(sets[name]!, { path: 'sources' })));
   }
+  console.log('\nNot answered (closest sentence offered or not): share of all questions where one of the closest passages cited as sources holds a gold answer:');
+  for (const [name, f] of Object.entries(figures)) console.log(`- ${name}: ${f3(f.closestRight)} of ${f3(1 - f.answered)} not answered`);
   console.log(`\nanswering alone (index built): ${figures['real pages, all']!.answerUs.toFixed(0)} µs CPU per real-page question, ${figures['SQuAD, all']!.answerUs.toFixed(0)} µs per SQuAD question`);
 
   console.log('\n## Questions the page cannot answer\n');

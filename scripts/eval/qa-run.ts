@@ -41,6 +41,12 @@ export interface QaFigures {
   readonly wrong: number;
   /** Answered, and the visitor's text contains a gold answer (the context sentence may hold it). */
   readonly shownCorrect: number;
+  /** Not answered, but the closest sentence offered (`nearest`, "the closest it comes: …"). */
+  readonly hedged: number;
+  /** Not answered, and the closest sentence offered (with its context) contains a gold answer. */
+  readonly hedgedRight: number;
+  /** Not answered, and one of the closest passages it cites as sources contains a gold answer. */
+  readonly closestRight: number;
   /** SQuAD exact match and token F1 of the first ranked sentence against the gold answers. */
   readonly em: number;
   readonly f1: number;
@@ -77,7 +83,7 @@ export async function runQa(items: readonly QaItem[], options: QaRunOptions = {}
   const answerers = new Map<string, Answerer>();
   const pageOf = (p: string | SourcePage): SourcePage => (typeof p === 'string' ? { url: 'eval:page', title: '', text: p } : p);
   const keyOf = (p: string | SourcePage): string => (typeof p === 'string' ? p : `${p.url}\n${p.title}\n${p.text}`);
-  let top1 = 0, top3 = 0, ranked1 = 0, answered = 0, wrong = 0, shown = 0, em = 0, f1 = 0, sub1 = 0;
+  let top1 = 0, top3 = 0, ranked1 = 0, answered = 0, wrong = 0, shown = 0, em = 0, f1 = 0, sub1 = 0, hedged = 0, hedgedRight = 0, closestRight = 0;
   let buildMs = 0, answerMs = 0;
   for (const item of items) {
     const key = keyOf(item.page);
@@ -118,6 +124,11 @@ export async function runQa(items: readonly QaItem[], options: QaRunOptions = {}
     if (outcome.ok) answered++;
     if (shownOk) shown++;
     if (w) wrong++;
+    if (!outcome.ok && outcome.closest.some((p) => containsAny(p.text, item.answers))) closestRight++;
+    if (!outcome.ok && outcome.nearest) {
+      hedged++;
+      if (containsAny(outcome.nearest.text, item.answers)) hedgedRight++;
+    }
     if (first !== '') {
       em += exactMatch(first, item.answers);
       f1 += tokenF1(first, item.answers);
@@ -134,6 +145,9 @@ export async function runQa(items: readonly QaItem[], options: QaRunOptions = {}
     answered: answered / n,
     wrong: wrong / n,
     shownCorrect: shown / n,
+    hedged: hedged / n,
+    hedgedRight: hedgedRight / n,
+    closestRight: closestRight / n,
     em: em / n,
     f1: f1 / n,
     substringTop1: sub1 / n,

@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import type { QuestionCount, QuestionMode, QuestionOutcome, Rating } from '../../core/insights/index.js';
+import type { QuestionCount, QuestionFacts, QuestionMode, QuestionOutcome, Rating } from '../../core/insights/index.js';
 import type { QuestionLogPort } from '../../core/ports/question-log.port.js';
 import type { RateLimiterPort } from '../../core/ports/rate-limiter.port.js';
-import type { Citation } from '../../core/sources.js';
 import type { KeyAuth } from '../auth/auth-context.js';
 import type { ServerConfig } from '../config.js';
 import { TOKENS, type Clock, type PlatformSecrets } from '../tokens.js';
@@ -25,19 +24,9 @@ export const MAX_BEACON_COUNTED = 50;
 const MAX_ITEM_AGE_MS = 24 * 60 * 60_000;
 
 /** One question answered (or refused) in the browser, as the beacon carries it. */
-export interface BeaconItem {
-  readonly messageId: string;
+export interface BeaconItem extends QuestionFacts {
   readonly conversationId: string | null;
   readonly askedAt: Date;
-  readonly pageUrl: string | null;
-  readonly mode: QuestionMode;
-  readonly model: string | null;
-  readonly outcome: QuestionOutcome;
-  readonly errorCode: string | null;
-  readonly question: string;
-  readonly answer: string | null;
-  readonly citations: readonly Citation[];
-  readonly latencyMs: number | null;
 }
 
 /** Counts the beacon carries with logging off (never text). */

@@ -218,11 +218,32 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
-/** A table that scrolls sideways on narrow screens; the region is focusable so keyboards can scroll it. */
-export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+/** A column heading: its text, or `{ label, num: true }` for a right-aligned number; `false`/`null` leaves it out. */
+export type Column = string | { label: string; num: true } | false | null;
+
+/**
+ * A table with column headings and `children` as its body rows. It scrolls sideways on narrow screens; the region
+ * is focusable so keyboards can scroll it.
+ */
+export function TableWrap({ label, columns, children }: { label: string; columns: readonly Column[]; children: ComponentChildren }) {
   return (
     <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
-      {children}
+      <table>
+        <thead>
+          <tr>
+            {columns.map((c) =>
+              !c ? null : typeof c === 'string' ? (
+                <th scope="col">{c}</th>
+              ) : (
+                <th scope="col" class="num">
+                  {c.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
     </div>
   );
 }

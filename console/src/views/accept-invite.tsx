@@ -1,7 +1,8 @@
 import { useContext, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { api, call } from '../api/client.js';
-import { ErrorAlert, Field, fieldError, PageTitle } from '../components/ui.js';
+import { Field, fieldError, PageTitle } from '../components/ui.js';
+import { SubmitForm, useSubmit } from '../components/submit-form.js';
 import { SessionContext, type ConsoleSession } from '../session.js';
 import { tokenFromHash } from './reset-password.js';
 
@@ -15,8 +16,6 @@ export function AcceptInvite({ onSignedIn }: { path?: string; onSignedIn?(s: Con
   const [token] = useState(() => tokenFromHash('kit_inv_'));
   const [mode, setMode] = useState<'existing' | 'new'>('existing');
   const [form, setForm] = useState({ email: signedIn?.session.user.email ?? '', password: '', name: '' });
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
   const done = (session: ConsoleSession) => {
     history.replaceState(null, '', location.pathname);
@@ -24,6 +23,16 @@ export function AcceptInvite({ onSignedIn }: { path?: string; onSignedIn?(s: Con
     if (signedIn) signedIn.update(session);
     else onSignedIn?.(session);
   };
+  const submission = useSubmit(async () => {
+    if (!token) return false; // the form is only shown with a token
+    const session =
+      mode === 'new' && !signedIn
+        ? await call(api.POST('/auth/session/signup', { body: { email: form.email, password: form.password, invite_token: token, ...(form.name.trim() ? { name: form.name } : {}) } }), { quiet401: true })
+        : await call(api.POST('/auth/session', { body: { email: form.email, password: form.password, invite_token: token } }), { quiet401: true });
+    done(session);
+    return true;
+  });
+  const { error } = submission;
   const body = (
     <>
       <PageTitle title="Join an organization" lede="You were invited to a Kit organization." />
@@ -46,26 +55,7 @@ export function AcceptInvite({ onSignedIn }: { path?: string; onSignedIn?(s: Con
           ) : (
             <p>Signed in as {signedIn.session.user.email}. Confirm with your password to join.</p>
           )}
-          <ErrorAlert error={error} fields={['email', 'password', 'name', 'organization_name']} />
-          <form
-            class="card"
-            noValidate
-            onSubmit={async (e) => {
-              e.preventDefault();
-              setBusy(true);
-              setError(null);
-              try {
-                const session =
-                  mode === 'new' && !signedIn
-                    ? await call(api.POST('/auth/session/signup', { body: { email: form.email, password: form.password, invite_token: token, ...(form.name.trim() ? { name: form.name } : {}) } }), { quiet401: true })
-                    : await call(api.POST('/auth/session', { body: { email: form.email, password: form.password, invite_token: token } }), { quiet401: true });
-                done(session);
-              } catch (err) {
-                setError(err);
-                setBusy(false);
-              }
-            }}
-          >
+          <SubmitForm submission={submission} label="Join the organization">
             {mode === 'new' && !signedIn ? <Field label="Your name" autoComplete="name" value={form.name} onValue={set('name')} /> : null}
             <Field
               label="Email"
@@ -87,12 +77,7 @@ export function AcceptInvite({ onSignedIn }: { path?: string; onSignedIn?(s: Con
               onValue={set('password')}
               error={fieldError(error, 'password')}
             />
-            <div class="actions">
-              <button class="primary" type="submit" disabled={busy}>
-                Join the organization
-              </button>
-            </div>
-          </form>
+          </SubmitForm>
         </>
       )}
     </>

@@ -131,29 +131,16 @@ export function Insights(_: { path?: string }) {
         byGroup.data.breakdown.length === 0 ? (
           <p class="muted">No chats in this period.</p>
         ) : (
-          <TableWrap label={`Usage by ${split}`}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{split}</th>
-                  <th scope="col" class="num">Chats</th>
-                  <th scope="col" class="num">Input tokens</th>
-                  <th scope="col" class="num">Output tokens</th>
-                  <th scope="col" class="num">Refused</th>
-                </tr>
-              </thead>
-              <tbody>
-                {byGroup.data.breakdown.map((r, i) => (
-                  <tr key={i}>
-                    <td class="wrap-anywhere">{(split === 'key' ? r.key_id : split === 'model' ? r.model : r.mode) ?? '(deleted key)'}</td>
-                    <td class="num">{number.format(r.requests)}</td>
-                    <td class="num">{number.format(r.input_tokens)}</td>
-                    <td class="num">{number.format(r.output_tokens)}</td>
-                    <td class="num">{number.format(r.refusals)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <TableWrap label={`Usage by ${split}`} columns={[split, { label: 'Chats', num: true }, { label: 'Input tokens', num: true }, { label: 'Output tokens', num: true }, { label: 'Refused', num: true }]}>
+            {byGroup.data.breakdown.map((r, i) => (
+              <tr key={i}>
+                <td class="wrap-anywhere">{(split === 'key' ? r.key_id : split === 'model' ? r.model : r.mode) ?? '(deleted key)'}</td>
+                <td class="num">{number.format(r.requests)}</td>
+                <td class="num">{number.format(r.input_tokens)}</td>
+                <td class="num">{number.format(r.output_tokens)}</td>
+                <td class="num">{number.format(r.refusals)}</td>
+              </tr>
+            ))}
           </TableWrap>
         )
       ) : null}

@@ -56,77 +56,63 @@ export function Keys(_: { path?: string }) {
       {keys.loading && !keys.data ? <Loading /> : null}
       {keys.data && keys.data.length === 0 ? <p>No keys yet. Create a publishable key for your site.</p> : null}
       {keys.data && keys.data.length > 0 ? (
-        <TableWrap label="API keys">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Restrictions</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => (
-                <tr key={k.id}>
-                  <td class="wrap-anywhere">
-                    {k.name}
-                    <div class="muted">{k.kind}</div>
-                  </td>
-                  <td class="wrap-anywhere">
-                    {k.value ? (
-                      <>
-                        <code>{k.value}</code> <CopyButton text={k.value} label="Copy" />
-                      </>
-                    ) : (
-                      <code>
-                        {k.prefix}…{k.last4}
-                      </code>
-                    )}
-                  </td>
-                  <td class="wrap-anywhere">
-                    {k.kind === 'publishable'
-                      ? k.allowed_origins.length > 0
-                        ? k.allowed_origins.join(', ')
-                        : 'loopback origins only'
-                      : k.ip_allowlist.length > 0
-                        ? k.ip_allowlist.join(', ')
-                        : 'any IP'}
-                  </td>
-                  <td>
-                    <span class={`badge ${k.status === 'active' ? 'ok' : k.status === 'expiring' ? 'warn' : 'danger'}`}>{k.status}</span>
-                    {k.expires_at ? (
-                      <div class="muted">
-                        ends <When iso={k.expires_at} />
-                      </div>
+        <TableWrap label="API keys" columns={['Name', 'Key', 'Restrictions', 'Status', 'Last used', 'Actions']}>
+          {keys.data.map((k) => (
+            <tr key={k.id}>
+              <td class="wrap-anywhere">
+                {k.name}
+                <div class="muted">{k.kind}</div>
+              </td>
+              <td class="wrap-anywhere">
+                {k.value ? (
+                  <>
+                    <code>{k.value}</code> <CopyButton text={k.value} label="Copy" />
+                  </>
+                ) : (
+                  <code>
+                    {k.prefix}…{k.last4}
+                  </code>
+                )}
+              </td>
+              <td class="wrap-anywhere">
+                {k.kind === 'publishable'
+                  ? k.allowed_origins.length > 0
+                    ? k.allowed_origins.join(', ')
+                    : 'loopback origins only'
+                  : k.ip_allowlist.length > 0
+                    ? k.ip_allowlist.join(', ')
+                    : 'any IP'}
+              </td>
+              <td>
+                <span class={`badge ${k.status === 'active' ? 'ok' : k.status === 'expiring' ? 'warn' : 'danger'}`}>{k.status}</span>
+                {k.expires_at ? (
+                  <div class="muted">
+                    ends <When iso={k.expires_at} />
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                <When iso={k.last_used_at} />
+              </td>
+              <td>
+                {k.status !== 'revoked' ? (
+                  <div class="row">
+                    <button type="button" onClick={() => setEditor({ open: true, editing: k })}>
+                      Edit<span class="visually-hidden"> {k.name}</span>
+                    </button>
+                    {k.status === 'active' ? (
+                      <button type="button" onClick={() => setRotating(k)}>
+                        Rotate<span class="visually-hidden"> {k.name}</span>
+                      </button>
                     ) : null}
-                  </td>
-                  <td>
-                    <When iso={k.last_used_at} />
-                  </td>
-                  <td>
-                    {k.status !== 'revoked' ? (
-                      <div class="row">
-                        <button type="button" onClick={() => setEditor({ open: true, editing: k })}>
-                          Edit<span class="visually-hidden"> {k.name}</span>
-                        </button>
-                        {k.status === 'active' ? (
-                          <button type="button" onClick={() => setRotating(k)}>
-                            Rotate<span class="visually-hidden"> {k.name}</span>
-                          </button>
-                        ) : null}
-                        <button type="button" class="danger" onClick={() => setDeleting(k)}>
-                          Delete<span class="visually-hidden"> {k.name}</span>
-                        </button>
-                      </div>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                    <button type="button" class="danger" onClick={() => setDeleting(k)}>
+                      Delete<span class="visually-hidden"> {k.name}</span>
+                    </button>
+                  </div>
+                ) : null}
+              </td>
+            </tr>
+          ))}
         </TableWrap>
       ) : null}
       <KeyEditor

@@ -51,80 +51,68 @@ export function Members(_: { path?: string }) {
       <ErrorAlert error={members.error} title="Members could not be loaded." />
       {members.loading && !members.data ? <Loading /> : null}
       {members.data ? (
-        <TableWrap label="Members">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                {manage ? <th scope="col">Actions</th> : null}
+        <TableWrap label="Members" columns={['Member', 'Role', 'Joined', manage && 'Actions']}>
+          {members.data.map((m) => {
+            const locked = (m.role === 'owner' && !isOwner) || (m.role === 'owner' && owners === 1);
+            const chosen = roles[m.user_id] ?? m.role;
+            return (
+              <tr key={m.user_id}>
+                <td class="wrap-anywhere">
+                  {m.name ?? m.email}
+                  {m.name ? <div class="muted">{m.email}</div> : null}
+                  {m.user_id === session.user.id ? <span class="badge">you</span> : null}
+                </td>
+                <td>
+                  {manage && !(m.role === 'owner' && !isOwner) ? (
+                    <>
+                      <label class="visually-hidden" for={`role-${m.user_id}`}>
+                        Role of {m.email}
+                      </label>
+                      <select id={`role-${m.user_id}`} value={chosen} onChange={(e) => setRoles({ ...roles, [m.user_id]: (e.currentTarget as HTMLSelectElement).value as Role })}>
+                        {roleOptions.map(([r]) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                      {m.role === 'owner' && owners === 1 ? <div class="hint">The only owner: make another member an owner first.</div> : null}
+                    </>
+                  ) : (
+                    <span class="badge">{m.role}</span>
+                  )}
+                  {rowError?.userId === m.user_id ? <ErrorAlert error={rowError.error} /> : null}
+                </td>
+                <td>
+                  <When iso={m.joined_at} />
+                </td>
+                {manage ? (
+                  <td>
+                    <div class="row">
+                      <button
+                        type="button"
+                        disabled={chosen === m.role}
+                        onClick={async () => {
+                          setRowError(null);
+                          try {
+                            await call(api.PATCH('/org/members/{user_id}', { params: { path: { user_id: m.user_id } }, body: { role: chosen } }));
+                            await members.reload();
+                            if (m.user_id === session.user.id) await refresh();
+                          } catch (error) {
+                            setRowError({ userId: m.user_id, error });
+                          }
+                        }}
+                      >
+                        Save role<span class="visually-hidden"> of {m.email}</span>
+                      </button>
+                      <button type="button" class="danger" disabled={locked && m.role === 'owner' && !isOwner} onClick={() => setRemoving(m)}>
+                        Remove<span class="visually-hidden"> {m.email}</span>
+                      </button>
+                    </div>
+                  </td>
+                ) : null}
               </tr>
-            </thead>
-            <tbody>
-              {members.data.map((m) => {
-                const locked = (m.role === 'owner' && !isOwner) || (m.role === 'owner' && owners === 1);
-                const chosen = roles[m.user_id] ?? m.role;
-                return (
-                  <tr key={m.user_id}>
-                    <td class="wrap-anywhere">
-                      {m.name ?? m.email}
-                      {m.name ? <div class="muted">{m.email}</div> : null}
-                      {m.user_id === session.user.id ? <span class="badge">you</span> : null}
-                    </td>
-                    <td>
-                      {manage && !(m.role === 'owner' && !isOwner) ? (
-                        <>
-                          <label class="visually-hidden" for={`role-${m.user_id}`}>
-                            Role of {m.email}
-                          </label>
-                          <select id={`role-${m.user_id}`} value={chosen} onChange={(e) => setRoles({ ...roles, [m.user_id]: (e.currentTarget as HTMLSelectElement).value as Role })}>
-                            {roleOptions.map(([r]) => (
-                              <option key={r} value={r}>
-                                {r}
-                              </option>
-                            ))}
-                          </select>
-                          {m.role === 'owner' && owners === 1 ? <div class="hint">The only owner: make another member an owner first.</div> : null}
-                        </>
-                      ) : (
-                        <span class="badge">{m.role}</span>
-                      )}
-                      {rowError?.userId === m.user_id ? <ErrorAlert error={rowError.error} /> : null}
-                    </td>
-                    <td>
-                      <When iso={m.joined_at} />
-                    </td>
-                    {manage ? (
-                      <td>
-                        <div class="row">
-                          <button
-                            type="button"
-                            disabled={chosen === m.role}
-                            onClick={async () => {
-                              setRowError(null);
-                              try {
-                                await call(api.PATCH('/org/members/{user_id}', { params: { path: { user_id: m.user_id } }, body: { role: chosen } }));
-                                await members.reload();
-                                if (m.user_id === session.user.id) await refresh();
-                              } catch (error) {
-                                setRowError({ userId: m.user_id, error });
-                              }
-                            }}
-                          >
-                            Save role<span class="visually-hidden"> of {m.email}</span>
-                          </button>
-                          <button type="button" class="danger" disabled={locked && m.role === 'owner' && !isOwner} onClick={() => setRemoving(m)}>
-                            Remove<span class="visually-hidden"> {m.email}</span>
-                          </button>
-                        </div>
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+            );
+          })}
         </TableWrap>
       ) : null}
 
@@ -173,35 +161,23 @@ export function Members(_: { path?: string }) {
       <ErrorAlert error={invitations.error} />
       {invitations.data && invitations.data.data.length === 0 ? <p class="muted">None.</p> : null}
       {invitations.data && invitations.data.data.length > 0 ? (
-        <TableWrap label="Pending invitations">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Expires</th>
-                {manage ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.data.data.map((i) => (
-                <tr key={i.id}>
-                  <td class="wrap-anywhere">{i.email}</td>
-                  <td>{i.role}</td>
-                  <td>
-                    <When iso={i.expires_at} />
-                  </td>
-                  {manage ? (
-                    <td>
-                      <button type="button" class="danger" onClick={() => setRevoking(i)}>
-                        Revoke<span class="visually-hidden"> the invitation of {i.email}</span>
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <TableWrap label="Pending invitations" columns={['Email', 'Role', 'Expires', manage && 'Actions']}>
+          {invitations.data.data.map((i) => (
+            <tr key={i.id}>
+              <td class="wrap-anywhere">{i.email}</td>
+              <td>{i.role}</td>
+              <td>
+                <When iso={i.expires_at} />
+              </td>
+              {manage ? (
+                <td>
+                  <button type="button" class="danger" onClick={() => setRevoking(i)}>
+                    Revoke<span class="visually-hidden"> the invitation of {i.email}</span>
+                  </button>
+                </td>
+              ) : null}
+            </tr>
+          ))}
         </TableWrap>
       ) : null}
 

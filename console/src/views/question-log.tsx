@@ -82,40 +82,27 @@ export function QuestionLog({ from, to, orgId }: { from: string; to: string; org
       {first.loading && !first.data ? <Loading /> : null}
       {first.data && rows.length === 0 ? <p class="muted">No logged questions match. With question logging off, only counts are kept.</p> : null}
       {rows.length > 0 ? (
-        <TableWrap label="Questions">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Question</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Feedback</th>
-                <th scope="col">Page</th>
-                <th scope="col">Asked</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((q) => (
-                <tr key={q.id}>
-                  <td class="wrap-anywhere">
-                    {q.question}
-                    {q.answer ? <div class="muted">{q.answer.length > 240 ? `${q.answer.slice(0, 240)}…` : q.answer}</div> : null}
-                  </td>
-                  <td>
-                    <span class={`badge ${q.outcome === 'answered' ? 'ok' : q.outcome === 'refused' ? 'warn' : 'danger'}`}>{q.outcome}</span>
-                    <div class="muted">{q.mode}</div>
-                  </td>
-                  <td class="wrap-anywhere">
-                    {q.feedback ? (q.feedback.rating === 'up' ? '👍 helpful' : '👎 not helpful') : <span class="muted">none</span>}
-                    {q.feedback?.comment ? <div class="muted">“{q.feedback.comment}”</div> : null}
-                  </td>
-                  <td class="wrap-anywhere">{q.page_url ?? <span class="muted">unknown</span>}</td>
-                  <td>
-                    <When iso={q.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <TableWrap label="Questions" columns={['Question', 'Outcome', 'Feedback', 'Page', 'Asked']}>
+          {rows.map((q) => (
+            <tr key={q.id}>
+              <td class="wrap-anywhere">
+                {q.question}
+                {q.answer ? <div class="muted">{q.answer.length > 240 ? `${q.answer.slice(0, 240)}…` : q.answer}</div> : null}
+              </td>
+              <td>
+                <span class={`badge ${q.outcome === 'answered' ? 'ok' : q.outcome === 'refused' ? 'warn' : 'danger'}`}>{q.outcome}</span>
+                <div class="muted">{q.mode}</div>
+              </td>
+              <td class="wrap-anywhere">
+                {q.feedback ? (q.feedback.rating === 'up' ? '👍 helpful' : '👎 not helpful') : <span class="muted">none</span>}
+                {q.feedback?.comment ? <div class="muted">“{q.feedback.comment}”</div> : null}
+              </td>
+              <td class="wrap-anywhere">{q.page_url ?? <span class="muted">unknown</span>}</td>
+              <td>
+                <When iso={q.created_at} />
+              </td>
+            </tr>
+          ))}
         </TableWrap>
       ) : null}
       <ErrorAlert error={moreError} />
@@ -158,31 +145,18 @@ export function QuestionGroups({ kind, from, to, orgId }: { kind: 'top' | 'gaps'
       {groups.loading && !groups.data ? <Loading /> : null}
       {groups.data && rows.length === 0 ? <p class="muted">{kind === 'top' ? 'No questions logged in this period.' : 'No gaps: nothing was refused or voted down.'}</p> : null}
       {rows.length > 0 ? (
-        <TableWrap label={kind === 'top' ? 'Top questions' : 'Coverage gaps'}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Question</th>
-                <th scope="col" class="num">Asked</th>
-                <th scope="col" class="num">Refused</th>
-                <th scope="col" class="num">👍 / 👎</th>
-                {kind === 'gaps' ? <th scope="col">Asked on</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((g, i) => (
-                <tr key={i}>
-                  <td class="wrap-anywhere">{g.question}</td>
-                  <td class="num">{g.count}</td>
-                  <td class="num">{g.refused}</td>
-                  <td class="num">
-                    {g.thumbs_up} / {g.thumbs_down}
-                  </td>
-                  {kind === 'gaps' ? <td class="wrap-anywhere">{(g.pages ?? []).map((p) => `${p.url ?? 'unknown page'} (${p.count})`).join(', ')}</td> : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <TableWrap label={kind === 'top' ? 'Top questions' : 'Coverage gaps'} columns={['Question', { label: 'Asked', num: true }, { label: 'Refused', num: true }, { label: '👍 / 👎', num: true }, kind === 'gaps' && 'Asked on']}>
+          {rows.map((g, i) => (
+            <tr key={i}>
+              <td class="wrap-anywhere">{g.question}</td>
+              <td class="num">{g.count}</td>
+              <td class="num">{g.refused}</td>
+              <td class="num">
+                {g.thumbs_up} / {g.thumbs_down}
+              </td>
+              {kind === 'gaps' ? <td class="wrap-anywhere">{(g.pages ?? []).map((p) => `${p.url ?? 'unknown page'} (${p.count})`).join(', ')}</td> : null}
+            </tr>
+          ))}
         </TableWrap>
       ) : null}
     </>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from '../../support/fast-check.js';
-import { answerQuestion, createAnswerer } from '../../../core/retrieval/answer.js';
+import { ANSWER_DEFAULTS, answerQuestion, createAnswerer } from '../../../core/retrieval/answer.js';
 import { createRetriever } from '../../../core/retrieval/retriever.js';
 import { buildCorpus } from '../../../core/text/corpus.js';
 import type { SourcePage } from '../../../core/sources.js';
@@ -20,9 +20,12 @@ const CASES: [question: string, expectedSentence: RegExp, page: string][] = [
 ];
 
 describe('answerQuestion', () => {
+  // Always answering (minConfidence 0): what the ranking and the composition quote. Whether the default states it
+  // or offers it as the closest sentence is the confidence's business (tests below).
+  const always = createAnswerer(retriever, { minConfidence: 0 });
   for (const [q, re, page] of CASES) {
     it(`quotes the answering sentence and cites its page when asked "${q}"`, () => {
-      const out = answerQuestion(retriever, q);
+      const out = always.answer(q);
       expect(out.ok, JSON.stringify(out)).to.equal(true);
       if (!out.ok) return;
       expect(out.value.answer.text).to.match(re);
@@ -36,7 +39,7 @@ describe('answerQuestion', () => {
   }
 
   it('returns up to three ranked candidates, best first', () => {
-    const out = answerQuestion(retriever, 'What does the Starter plan include?');
+    const out = always.answer('What does the Starter plan include?');
     expect(out.ok).to.equal(true);
     if (!out.ok) return;
     expect(out.value.sentences.length).to.be.within(1, 3);
@@ -54,9 +57,35 @@ describe('answerQuestion', () => {
     expect(out).to.deep.include({ ok: false, code: 'not_found' });
     if (out.ok) return;
     expect(out.closest.length).to.be.within(1, 3);
-    expect(out.confidence).to.be.below(0.65);
+    expect(out.confidence).to.be.below(ANSWER_DEFAULTS.minConfidence);
     const sure = createAnswerer(retriever, { minConfidence: 0 }).answer('Which Bavarian football club signed the Brazilian striker for the cake?');
     expect(sure.ok).to.equal(true);
+  });
+
+  it('states an answer above minConfidence, offers the closest sentence between hedgeConfidence and it, and nothing below', () => {
+    const q = 'Where does the flour come from?';
+    const base = always.answer(q);
+    if (!base.ok) throw new Error('no answer');
+    const c = base.value.confidence;
+    const stated = createAnswerer(retriever, { minConfidence: c - 0.01 }).answer(q);
+    expect(stated.ok).to.equal(true);
+    const hedged = createAnswerer(retriever, { minConfidence: c + 0.01, hedgeConfidence: c - 0.01 }).answer(q);
+    expect(hedged).to.deep.include({ ok: false, code: 'not_found' });
+    if (hedged.ok) return;
+    expect(hedged.nearest?.text).to.equal(base.value.text);
+    expect(hedged.nearest?.sentence.text).to.match(/Willamette Valley/);
+    expect(hedged.nearest?.citations).to.deep.equal(base.value.citations);
+    const plain = createAnswerer(retriever, { minConfidence: c + 0.01, hedgeConfidence: c + 0.005 }).answer(q);
+    expect(plain.ok).to.equal(false);
+    if (!plain.ok) expect(plain.nearest).to.equal(undefined);
+  });
+
+  it('offers no closest sentence when no passage can hold the kind of fact asked for', () => {
+    // "How much does it weigh" on a bakery's pages without a single number near the bread: nothing to offer.
+    const r = createRetriever(buildCorpus([{ url: 'https://b.example/', title: 'Bread', text: 'Our rye bread is baked every morning with spelt flour.\n\nThe bread keeps for days in a linen bag.' }]));
+    const out = createAnswerer(r, { hedgeConfidence: 0 }).answer('How much does the rye bread weigh?');
+    expect(out).to.deep.include({ ok: false, code: 'not_found' });
+    if (!out.ok) expect(out.nearest).to.equal(undefined);
   });
 
   it('is not_found when a yes/no question names what the pages never mention', () => {

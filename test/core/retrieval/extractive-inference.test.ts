@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createExtractiveInference, DEFAULT_NOT_FOUND_MESSAGE, EXTRACTIVE_MODEL } from '../../../core/retrieval/extractive-inference.js';
+import { createExtractiveInference, DEFAULT_NEAREST_MESSAGE, DEFAULT_NOT_FOUND_MESSAGE, EXTRACTIVE_MODEL } from '../../../core/retrieval/extractive-inference.js';
 import type { InferenceEvent, InferenceRequest } from '../../../core/ports/inference.port.js';
 import type { SourcePage } from '../../../core/sources.js';
 import { isLanguageLoaded } from '../../../core/text/resources.js';
@@ -39,6 +39,17 @@ describe('createExtractiveInference', () => {
     expect(events.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('')).to.equal(DEFAULT_NOT_FOUND_MESSAGE);
     expect(events.some((e) => e.type === 'citation')).to.equal(false);
     expect(events.at(-1)!.type).to.equal('done');
+  });
+
+  it('quotes the closest sentence, not as an answer, when it is not sure enough to answer', async () => {
+    const events = await collect(createExtractiveInference({ answer: { minConfidence: 0.99, hedgeConfidence: 0 } }).answer(request('How much does the Family plan cost?')));
+    const text = events.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('');
+    expect(text.startsWith(`${DEFAULT_NEAREST_MESSAGE} “`)).to.equal(true);
+    expect(text).to.match(/Family plan costs \$29.*”$/);
+    expect(events.filter((e) => e.type === 'citation')[0]).to.deep.equal({ type: 'citation', index: 2 });
+    const custom = await collect(createExtractiveInference({ nearestMessage: 'Not sure; the page says:', answer: { minConfidence: 0.99, hedgeConfidence: 0 } })
+      .answer(request('How much does the Family plan cost?')));
+    expect(custom[0]).to.deep.equal({ type: 'delta', text: 'Not ' });
   });
 
   it('uses a custom not-found message when given one', async () => {

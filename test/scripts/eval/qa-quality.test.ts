@@ -11,10 +11,13 @@ import { runQa } from '../../../scripts/eval/qa-run.js';
 // seconds. SQuAD's ranking floors are the goals of docs/eval.md (top-1 ≥ 0.78, top-3 ≥ 0.92). Everything else is
 // NOT at its goal yet (docs/eval.md): those floors are the measured held-out level less a small margin, so that a
 // change making the answerer worse fails here. `ranked` is the ranking alone; `answered top-1` counts a "couldn't
-// find" as a miss; `wrong` is an answer whose shown text holds no gold answer.
-const SQUAD_GOAL = { rankedTop1: 0.78, top3: 0.92 };
-const SQUAD_FLOOR = { answeredTop1: 0.62, wrong: 0.06 };
-const PAGES_FLOOR = { rankedTop1: 0.6, top3: 0.78, answeredTop1: 0.53, wrong: 0.21 };
+// find" (and a closest sentence offered as such) as a miss; `wrong` is a stated answer whose shown text holds no gold
+// answer. The goal of wrong ≤ 5 % is met on SQuAD held-out (guarded at it) and not on real pages held-out (0.073
+// measured; guarded at its level). Answered top-1 is low by design since the confidence keeps wrong answers ≤ 5 % on
+// the development halves (docs/inference.md).
+const SQUAD_GOAL = { rankedTop1: 0.78, top3: 0.92, wrong: 0.05 };
+const SQUAD_FLOOR = { answeredTop1: 0.39 };
+const PAGES_FLOOR = { rankedTop1: 0.6, top3: 0.78, answeredTop1: 0.39, wrong: 0.09 };
 
 describe('QA quality (held-out halves)', function () {
   // The third-party evaluation data lives beside the project (../shared/eval, or KIT_SHARED_EVAL), not in it: a clone
@@ -35,13 +38,13 @@ describe('QA quality (held-out halves)', function () {
     pages = await pageItems('heldout');
   });
 
-  it(`meets the ranking goals on SQuAD 2.0 held-out: top-1 ≥ ${SQUAD_GOAL.rankedTop1}, top-3 ≥ ${SQUAD_GOAL.top3} (whole tokens)`, async () => {
+  it(`meets the ranking goals on SQuAD 2.0 held-out: top-1 ≥ ${SQUAD_GOAL.rankedTop1}, top-3 ≥ ${SQUAD_GOAL.top3} (whole tokens), wrong ≤ ${SQUAD_GOAL.wrong}`, async () => {
     const f = await runQa(squad);
     expect(f.n).to.equal(1611);
     expect(f.rankedTop1).to.be.at.least(SQUAD_GOAL.rankedTop1);
     expect(f.top3).to.be.at.least(SQUAD_GOAL.top3);
     expect(f.top1).to.be.at.least(SQUAD_FLOOR.answeredTop1);
-    expect(f.wrong).to.be.at.most(SQUAD_FLOOR.wrong);
+    expect(f.wrong).to.be.at.most(SQUAD_GOAL.wrong);
   });
 
   it('holds its measured level on real pages held-out, on the page and through the SDK\'s sources (below the goals)', async () => {
@@ -53,6 +56,22 @@ describe('QA quality (held-out halves)', function () {
       expect(f.top1, path).to.be.at.least(PAGES_FLOOR.answeredTop1);
       expect(f.wrong, path).to.be.at.most(PAGES_FLOOR.wrong);
     }
+  });
+});
+
+describe('QA abstention on the development half (where the threshold was chosen)', function () {
+  before(function () {
+    if (!existsSync(SHARED_EVAL)) this.skip();
+  });
+  this.timeout(120_000);
+
+  it('states a wrong answer for at most 5 % of the real pages\' development questions (issue 16), and offers the closest sentence for others', async () => {
+    await loadAllLanguages();
+    const f = await runQa(await pageItems('dev'));
+    expect(f.n).to.equal(152);
+    expect(f.wrong).to.be.at.most(0.05);
+    expect(f.top1).to.be.at.least(0.36);
+    expect(f.hedged).to.be.greaterThan(0.2);
   });
 });
 
