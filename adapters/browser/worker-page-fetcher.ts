@@ -60,42 +60,49 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
     for (const done of flushes.values()) done();
     flushes.clear();
   };
-  const startTimer = setTimeout(() => { if (state === 'starting') giveUp(); }, options.startTimeoutMs ?? 10_000);
-
-  try {
-    blobUrl = URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(options.scriptUrl)});`], { type: 'text/javascript' }));
-    worker = new Worker(blobUrl);
-    worker.onerror = (event) => { event.preventDefault(); giveUp(); };
-    worker.onmessageerror = () => giveUp();
-    worker.onmessage = (event: MessageEvent) => {
-      const m = event.data as { type?: string; version?: string; id?: number; result?: PageFetchResult };
-      if (m.type === 'ready') {
-        clearTimeout(startTimer);
-        release();
-        if (m.version !== options.version) return giveUp();
-        state = 'ready';
-        worker!.postMessage({ type: 'init', stored: pageCacheMayHoldPages() });
-        return;
-      }
-      if (m.id === undefined) return;
-      const waiting = pending.get(m.id);
-      if (waiting && m.result) {
-        pending.delete(m.id);
-        served++;
-        // The worker has no localStorage: the page notes that the cache now holds pages (see mayHoldPages).
-        if (!marked && m.result.ok && m.result.value.status === 200 && waiting.request.credentials === 'omit') { marked = true; markPageCacheUsed(); }
-        waiting.resolve(m.result);
-        return;
-      }
-      const flushed = flushes.get(m.id);
-      if (flushed) { flushes.delete(m.id); flushed(); }
-    };
-  } catch {
-    giveUp();
-  }
+  let startTimer: ReturnType<typeof setTimeout> | undefined;
+  // Started by the first request, in a task after it: creating a worker costs the main thread several milliseconds,
+  // which must not delay that request (usually the sitemap's), which the fallback serves anyway.
+  const start = () => {
+    if (state !== 'starting') return;
+    startTimer = setTimeout(() => { if (state === 'starting') giveUp(); }, options.startTimeoutMs ?? 10_000);
+    try {
+      blobUrl = URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(options.scriptUrl)});`], { type: 'text/javascript' }));
+      worker = new Worker(blobUrl);
+      worker.onerror = (event) => { event.preventDefault(); giveUp(); };
+      worker.onmessageerror = () => giveUp();
+      worker.onmessage = (event: MessageEvent) => {
+        const m = event.data as { type?: string; version?: string; id?: number; result?: PageFetchResult };
+        if (m.type === 'ready') {
+          clearTimeout(startTimer);
+          release();
+          if (m.version !== options.version) return giveUp();
+          state = 'ready';
+          worker!.postMessage({ type: 'init', stored: pageCacheMayHoldPages() });
+          return;
+        }
+        if (m.id === undefined) return;
+        const waiting = pending.get(m.id);
+        if (waiting && m.result) {
+          pending.delete(m.id);
+          served++;
+          // The worker has no localStorage: the page notes that the cache now holds pages (see mayHoldPages).
+          if (!marked && m.result.ok && m.result.value.status === 200 && waiting.request.credentials === 'omit') { marked = true; markPageCacheUsed(); }
+          waiting.resolve(m.result);
+          return;
+        }
+        const flushed = flushes.get(m.id);
+        if (flushed) { flushes.delete(m.id); flushed(); }
+      };
+    } catch {
+      giveUp();
+    }
+  };
+  let requested = false;
 
   return {
     fetch(request: PageFetchRequest): Promise<PageFetchResult> {
+      if (!requested) { requested = true; setTimeout(start, 0); }
       if (state !== 'ready' || worker === null) return fallback.fetch(request);
       const id = nextId++;
       const { signal, ...plain } = request;
