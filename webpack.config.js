@@ -5,6 +5,7 @@ import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EsbuildPlugin } from 'esbuild-loader';
+import webpack from 'webpack';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -24,6 +25,17 @@ const resolveTs = {
 /** The WebLLM library's chunk (`webllm.<hash>.js|mjs`), not the small `kit-webllm` adapter. */
 const WEBLLM_LIBRARY = /(^|\/)webllm\.[0-9a-f]+\.m?js$/;
 
+/**
+ * Mozilla Readability's private members (`_grabArticle`, `_doc`, … 90 names, the library's own `_` convention) get
+ * short names: 0.5 KB less gzipped on every page view (docs/sdk.md "Budgets"). Its public API (`parse()`, the
+ * options, `REGEXPS`, `FLAG_*`) keeps its names; nothing outside the file reads a `_` member.
+ */
+const readabilityPrivates = {
+  test: /[\\/]@mozilla[\\/]readability[\\/]Readability\.js$/,
+  loader: 'esbuild-loader',
+  options: { loader: 'js', target: 'es2022', mangleProps: /^_/ },
+};
+
 /** @param {'umd'|'module'} type */
 function sdk(type, mode) {
   const esm = type === 'module';
@@ -33,7 +45,7 @@ function sdk(type, mode) {
     target: ['web', 'es2022'],
     entry: { kit: resolve(root, 'sdk/index.ts') },
     devtool: mode === 'production' ? 'source-map' : 'eval-cheap-module-source-map',
-    module: { rules: [typescript] },
+    module: { rules: [typescript, readabilityPrivates] },
     resolve: resolveTs,
     experiments: esm ? { outputModule: true } : {},
     output: {
@@ -48,6 +60,8 @@ function sdk(type, mode) {
       clean: { keep: esm ? /\.js(\.map)?$/ : /\.mjs(\.map)?$|^kit-crawl-worker\./ },
     },
     performance: { hints: false },
+    // Readability ships inside the runtime chunk (sdk/readability-bundled.ts): every start reads the page with it.
+    plugins: [new webpack.NormalModuleReplacementPlugin(/[\\/]readability-loader\.js$/, resolve(root, 'sdk/readability-bundled.ts'))],
     // Two minifiers. esbuild takes the 6 MB WebLLM library chunk (seconds where terser takes minutes). Everything a
     // visitor downloads before a first answer (kit.js, kit-runtime, readability, kit-probe) and the other chunks go
     // through webpack's default minimizer, terser (compress passes: 2): 5 % smaller gzipped than esbuild's output on

@@ -2,6 +2,7 @@ import { createQuestionBeacon, type QuestionBeaconOptions } from '../adapters/br
 import type { PlatformClient, PlatformConfig } from '../adapters/remote/platform-client.js';
 import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
 import type { Citation } from '../core/sources.js';
+import { randomId } from './ids.js';
 
 /** A finished question in the browser, as the runtime reports it. */
 export interface BrowserQuestion {
@@ -34,8 +35,6 @@ export interface QuestionReporter {
 /** A question waiting for the page to hide: what the beacon counts it by, and the rest for its text. */
 export type QueuedQuestion = BrowserQuestion & { readonly page_url: string; readonly conversation_id: string };
 
-/** `prefix_` and 16 random base-36 pairs: what the API's id patterns accept. */
-const randomId = (prefix: string): string => `${prefix}_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(36)).join('')}`;
 
 /**
  * Reports what the service cannot see itself, following the organisation's choice in `/config`: with logging off only

@@ -238,6 +238,12 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     widget?.showError(visible(e, widget.strings()));
     report(e);
   });
+  // A local engine chosen after the first answer ('auto', docs/sdk.md): the model's download status line ends with it.
+  emitter.on('mode', () => {
+    if (!started || statusText === null) return;
+    statusText = null;
+    widget?.setStatus('');
+  });
   emitter.on('progress', (p) => {
     const share = p.total ? p.loaded / p.total : undefined;
     const t = widget?.strings();

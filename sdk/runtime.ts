@@ -1,38 +1,50 @@
 /**
  * The assistant runtime, loaded as a lazy chunk by sdk/index.ts: reads the page (or site), redacts it, builds the
  * corpus, chooses the engine, and answers. The order is the privacy contract (issue 6 §4): redaction runs on page
- * text before anything reaches a model or leaves the page; the grounding gate runs before any engine, so a refused
- * question makes no network request at all.
+ * text before anything reaches a model or leaves the page. The grounding gate runs before every engine: in the
+ * browser before a local one (a refused question reaches no model), on the service before a remote one (POST /chat
+ * runs the same gate over the sources it receives and streams a refusal). So a remote first answer loads neither the
+ * gate (`kit-gate`) nor the local engines' code (`kit-local`, the device probe): docs/sdk.md, "Choosing the engine".
  */
-import { MODEL_OPTIONS, type KitConfig, type ModelOption, type ModelSize } from '../core/config/index.js';
+import type { KitConfig } from '../core/config/index.js';
 import { isKitError, KitError } from '../core/errors/index.js';
-import { checkGrounding } from '../core/grounding/index.js';
-import { selectMode, type DeviceProfile, type PlanModes } from '../core/mode/index.js';
+import type { DeviceProfile } from '../core/mode/index.js';
 import type { HttpTransportPort } from '../core/ports/http-transport.port.js';
-import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
+import type { ChatTurn } from '../core/ports/inference.port.js';
 // The retriever and source selection only: the extractive answerer is a lazy chunk, loaded when it is the engine.
 import { createRetriever, type Retriever } from '../core/retrieval/retriever.js';
 import { selectSources as selectPassages } from '../core/retrieval/select-sources.js';
 import type { Citation, SourcePage } from '../core/sources.js';
-import { loadLanguageOf, prepareCorpus } from '../core/text/index.js';
+import { loadLanguageOf } from '../core/text/load-language.js';
+import { prepareCorpus } from '../core/text/prepare-corpus.js';
 import { extractMainContent } from '../adapters/browser/extract-main-content.js';
 import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
 import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
 import { linkSignals } from '../adapters/remote/linked-signal.js';
-import { createPlatformClient, type PlatformClient, type PlatformConfig } from '../adapters/remote/platform-client.js';
-import { createRemoteInference, type RemoteInferencePort } from '../adapters/remote/remote-inference.js';
-import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
+import { createPlatformClient, type PlatformConfig } from '../adapters/remote/platform-client.js';
+import { createRemoteInference } from '../adapters/remote/remote-inference.js';
+import type { Assistant, StartAssistant } from './assistant.js';
+import type { Engine } from './local-engine.js';
+import type { PageRedactor } from './redact-pages.js';
 import { SETUP_CODES } from './setup-codes.js';
 import { DEFAULT_REFUSAL_MESSAGE } from '../core/config/defaults.js';
-import { createQuestionReporter, type QuestionReporter } from './insights.js';
+import { randomId } from './ids.js';
+import type { QuestionReporter } from './insights.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
+
+/**
+ * The service's gate's `minMatches` (core/grounding GROUNDING_DEFAULTS.minMatches, which POST /chat uses; a unit test
+ * keeps them equal): a snippet's `groundingMinMatches` above it is checked in the browser too. Not imported, so the
+ * gate's module stays out of this chunk.
+ */
+export const SERVICE_MIN_MATCHES = 1;
 
 /** Passages sent with a question: enough to hold an answer and its context, small enough for a local model. */
 export const MAX_SOURCES = 6;
 /** Characters of sources per question (the plan's `max_context_chars` caps it further for remote). */
 export const MAX_SOURCE_CHARS = 12_000;
 
-type Engine = { kind: 'remote'; port: RemoteInferencePort } | { kind: 'local' | 'extractive'; port: InferencePort };
+type GateModule = typeof import('../core/grounding/index.js');
 type Emit = <K extends keyof KitEvents>(event: K, payload: KitEvents[K]) => void;
 
 interface Context {
@@ -51,7 +63,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const preview = /kit-preview=([\w.-]+)/.exec(globalThis.location?.hash)?.[1];
   const transport: HttpTransportPort = preview ? { request: (r) => base.request({ ...r, headers: { ...r.headers, 'kit-preview': preview } }) } : base;
   const client = createPlatformClient({ baseUrl: config.endpoint ?? defaultEndpoint(), apiKey: config.apiKey, transport, solveChallenge: createAltchaSolver() });
-  let reporter: QuestionReporter | undefined;
+  let reporter: QuestionReporter | null = null;
   // The reporter sends what is queued first, while the client still holds the page's session.
   signal.addEventListener('abort', () => (reporter?.destroy(), client.destroy()), { once: true });
 
@@ -79,14 +91,27 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const probe = (): Promise<DeviceProfile> => import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal, reuseAbsentVerdict: config.mode === 'auto' }));
   const devicePromise: Promise<DeviceProfile | null> = config.mode === 'local' ? probe() : Promise.resolve(null);
   const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
-    ? import(/* webpackChunkName: "kit-redaction" */ '../core/redaction/index.js').then((m) => m.loadRedactor(config.redact))
+    ? import(/* webpackChunkName: "kit-redaction" */ './redact-pages.js').then((m) => m.loadPageRedactor(config.redact))
     : Promise.resolve(null);
+  // The gate in the browser (a chunk): before a local engine, and before the service when the snippet asks for a
+  // stricter gate than the service's (`groundingMinMatches` above the default; the service gates with the default).
+  const strictGate = config.grounding && config.groundingMinMatches !== SERVICE_MIN_MATCHES;
+  let gateChunk: Promise<GateModule> | null = null;
+  const loadGate = (): Promise<GateModule> => (gateChunk ??= import(/* webpackChunkName: "kit-gate" */ '../core/grounding/index.js').catch((err) => {
+    gateChunk = null; // the next question tries again
+    throw new KitError('network_error', 'Part of Kit could not be loaded; check the connection and ask again.', { cause: err });
+  }));
+  // Where the gate will surely run, its chunk downloads beside the page reading (an unhandled rejection is not ours).
+  if (host.inspect || strictGate || (config.grounding && config.mode === 'local')) loadGate().catch(() => undefined);
   const load = async (abort: AbortSignal) => {
     const loaded = await loadContext(config, emit, abort, redactorPromise);
-    host.inspect?.({
-      pages: loaded.pages, stats: loaded.stats, redacted: loaded.redacted,
-      checkGrounding: (question) => checkGrounding(loaded.retriever.corpus, question, { minMatches: config.groundingMinMatches }),
-    });
+    if (host.inspect) {
+      const { checkGrounding } = await loadGate();
+      host.inspect({
+        pages: loaded.pages, stats: loaded.stats, redacted: loaded.redacted,
+        checkGrounding: (question) => checkGrounding(loaded.retriever.corpus, question, { minMatches: config.groundingMinMatches }),
+      });
+    }
     return loaded;
   };
   let context: Context;
@@ -99,26 +124,58 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   setup.dispose();
   if (misconfigured) throw misconfigured;
 
-  // The owner's log (issue 13): one conversation per instance; the service logs remote answers, the beacon the rest.
-  reporter = createQuestionReporter({ client, transport, apiKey: config.apiKey, plan, ...(conversationId ? { conversationId } : {}) });
-  const log = reporter;
+  // The owner's log (issue 13): one conversation per instance; the service logs remote answers (and its refusals),
+  // the beacon what this browser answered or refused. The reporter and its beacon are a chunk (`kit-reporter`): a
+  // conversation the service answers loads it only for the thumbs, or after an answer when the owner logs questions' text.
+  const conversation = conversationId ?? ((own: string) => () => own)(randomId('cnv'));
+  const logging = plan?.assistant?.logging.mode ?? 'off';
+  let reporterLoad: Promise<QuestionReporter> | null = null;
+  const log = (): Promise<QuestionReporter> => (reporterLoad ??= import(/* webpackChunkName: "kit-reporter" */ './insights.js').then(
+    (m) => (reporter = m.createQuestionReporter({ client, transport, apiKey: config.apiKey, plan, conversationId: conversation })),
+    (err) => { reporterLoad = null; throw err; },
+  ));
+  const noop = (): void => undefined;
   const settings = plan?.assistant ?? null;
   // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default.
   const refusalText = config.refusalMessage === DEFAULT_REFUSAL_MESSAGE && settings?.refusal_message ? settings.refusal_message : config.refusalMessage;
-  const logContext = () => ({ pageUrl: pageUrl(), conversationId: log.conversationId });
+  const logContext = () => ({ pageUrl: pageUrl(), conversationId: conversation() });
+  const remote = (reason: string): Engine => {
+    const port = createRemoteInference(client, { context: logContext });
+    emit('mode', { mode: 'remote', model: port.model, reason });
+    return { kind: 'remote', port };
+  };
+  const choose = async (d: DeviceProfile): Promise<Engine> =>
+    (await import(/* webpackChunkName: "kit-local" */ './local-engine.js')).chooseEngine(config, host, plan, d, remote, emit, signal);
   const when = probeWhen(config, plan);
-  // 'auto' with both modes allowed: remote answers until the first question that reaches an engine; that question
-  // probes the device and, on a GPU that can hold a model, loads it (a `mode` event announces the switch).
-  let deferred: (() => Promise<Engine>) | null = null;
+  // 'auto' with both modes allowed: the service answers at once (no probe, no download before a first answer). Once
+  // the first question has been answered, the device is probed and a local engine loaded beside the conversation;
+  // the next question after it is ready goes to it (a `mode` event announces the switch; docs/sdk.md).
+  let upgrade: (() => void) | null = null;
   let engine: Engine;
-  if (when === 'first-question') {
-    engine = { kind: 'remote', port: createRemoteInference(client, { context: logContext }) };
-    emit('mode', { mode: 'remote', model: engine.port.model, reason: 'device_not_probed' });
-    let choosing: Promise<Engine> | null = null;
-    deferred = () => (choosing ??= probe().then((d) => chooseEngine(config, host, plan, d, client, emit, signal, logContext)));
+  if (when === 'after-first-answer') {
+    engine = remote('device_not_probed');
+    upgrade = () => {
+      upgrade = null;
+      void probe().then(choose).then(async (next) => {
+        // A local engine answers only behind the browser's gate: its chunk is here before the switch.
+        if (next.kind !== 'remote') {
+          if (config.grounding) await loadGate();
+          log().catch(noop); // its answers are reported from here: the reporter's chunk comes before the first
+        }
+        if (!signal.aborted) engine = next;
+      }).catch(() => {
+        // No probe or no local engine (a lost chunk, a failed load): the service goes on answering.
+      });
+    };
+  } else if (when === 'never' && plan !== null && plan.mode !== 'local') {
+    // Remote was asked for, or is all the plan allows: what selectMode would say, without its chunk.
+    engine = remote(plan.mode === 'remote' ? 'plan_remote_only' : 'requested');
   } else {
-    engine = await chooseEngine(config, host, plan, device ?? (when === 'now' ? await probe() : { adapter: null }), client, emit, signal, logContext);
+    engine = await choose(device ?? (when === 'now' ? await probe() : { adapter: null }));
+    if (engine.kind !== 'remote' && config.grounding) loadGate().catch(() => undefined);
   }
+  // Questions answered or refused in this browser are reported by the beacon: its chunk comes before the first one.
+  if (engine.kind !== 'remote' || strictGate) log().catch(noop);
   const modeOf = (e: Engine) => (e.kind === 'remote' ? 'remote' : 'local');
   const logModeOf = (e: Engine) => (e.kind === 'remote' ? 'remote' : e.kind === 'extractive' ? 'extractive' : 'local');
   const mode = modeOf(engine);
@@ -128,43 +185,56 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     async ask(question, history, { signal: askSignal, onToken }) {
       const askedAt = new Date();
       const started = Date.now();
-      const report = (answer: Answer | null, error?: unknown): void => {
-        // Remote answers are logged by the service; only what it never saw is reported from here.
-        if (answer?.id?.startsWith('req_')) return void log.remoteAnswered();
-        if (!answer && engine.kind === 'remote') return;
-        log.report({
-          messageId: answer?.id ?? log.newMessageId(), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
-          mode: logModeOf(engine), model: engine.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : 'answered',
-          ...(error && isKitError(error) ? { errorCode: error.code } : {}), askedAt, latencyMs: Date.now() - started, pageUrl: pageUrl(),
-        });
+      const report = (answer: Answer | null, by: Engine, error?: unknown): void => {
+        // Remote answers (and the service's refusals) are logged by the service; only what it never saw is reported
+        // from here: local answers, and refusals by the gate in this browser.
+        if (answer?.id?.startsWith('req_')) {
+          if (logging !== 'off' && plan) log().then((r) => r.remoteAnswered(), noop);
+          return;
+        }
+        if (!answer && by.kind === 'remote') return;
+        const latencyMs = Date.now() - started;
+        const at = pageUrl();
+        log().then((r) => r.report({
+          messageId: answer?.id ?? randomId('msg'), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
+          mode: logModeOf(by), model: by.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : 'answered',
+          ...(error && isKitError(error) ? { errorCode: error.code } : {}), askedAt, latencyMs, pageUrl: at,
+        }), noop);
       };
       // SPA navigation: the live page changed since it was read; read it again before answering.
       if (config.context.scope === 'page' && pageUrl() !== context.url) context = await load(askSignal);
-      if (config.grounding) {
-        // A question in another language than the page: its own stopwords must not count as content words.
-        await loadLanguageOf(question, context.retriever.corpus.language).catch(() => false);
+      // A question in another language than the page: its own stopwords must not count as content words (for the
+      // gate and for ranking the sources).
+      if (config.grounding) await loadLanguageOf(question, context.retriever.corpus.language).catch(() => false);
+      // The gate runs here before a local engine, or when the snippet's is stricter than the service's; otherwise
+      // the service gates the question (POST /chat streams a refusal, shown below exactly as one from here).
+      const answering = engine;
+      if (config.grounding && (answering.kind !== 'remote' || strictGate)) {
+        const { checkGrounding } = await loadGate();
         const verdict = checkGrounding(context.retriever.corpus, question, { minMatches: config.groundingMinMatches });
         if (!verdict.grounded) {
-          const refusal: Answer = { id: log.newMessageId(), text: refusalText, citations: [], refused: true, mode: modeOf(engine), model: engine.port.model };
-          report(refusal);
+          const refusal: Answer = { id: randomId('msg'), text: refusalText, citations: [], refused: true, mode: modeOf(answering), model: answering.port.model };
+          report(refusal, answering);
           return refusal;
         }
       }
       const sources = selectSources(context, question, plan?.limits.max_context_chars);
       try {
-        // The first question an engine will answer: now the device's verdict matters (see probeWhen).
-        if (deferred) { engine = await deferred(); deferred = null; }
-        const answer = await runEngine(engine, modeOf(engine), { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
-        const withId: Answer = answer.id ? answer : { ...answer, id: log.newMessageId() };
-        report(withId);
+        const answer = await runEngine(answering, modeOf(answering), { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
+        const withId: Answer = answer.id ? answer : { ...answer, id: randomId('msg') };
+        report(withId, answering);
         return withId;
       } catch (err) {
-        if (!askSignal.aborted) report(null, err);
+        if (!askSignal.aborted) report(null, answering, err);
         throw err;
+      } finally {
+        // The first question an engine took (see probeWhen): now the device may be asked, off the answer's path —
+        // in a later task, once the answer has reached the visitor (the instance's `message` event).
+        if (upgrade && !signal.aborted && !askSignal.aborted) setTimeout(() => { if (!signal.aborted) upgrade?.(); }, 0);
       }
     },
-    feedback: (messageId, rating, comment) => log.feedback(messageId, rating, comment),
-    destroy() { log.destroy(); client.destroy(); },
+    feedback: async (messageId, rating, comment) => (await log()).feedback(messageId, rating, comment),
+    destroy() { reporter?.destroy(); client.destroy(); },
   };
   return assistant;
 };
@@ -172,12 +242,13 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
 /**
  * When the WebGPU probe runs: 'now' when local inference is the only choice (forced, or a local-only plan), 'never'
  * when its verdict cannot change the engine (remote requested or the only mode, or no plan and no forced local:
- * core's extractive engine), 'first-question' in 'auto' with both modes allowed.
+ * core's extractive engine), 'after-first-answer' in 'auto' with both modes allowed (the service answers the first
+ * question; the probe and a local model's load follow it, off the path of that answer).
  */
-export function probeWhen(config: Pick<KitConfig, 'mode'>, plan: Pick<PlatformConfig, 'mode'> | null): 'now' | 'never' | 'first-question' {
+export function probeWhen(config: Pick<KitConfig, 'mode'>, plan: Pick<PlatformConfig, 'mode'> | null): 'now' | 'never' | 'after-first-answer' {
   if (config.mode === 'local') return 'now';
   if (config.mode === 'remote' || plan === null || plan.mode === 'remote') return 'never';
-  return plan.mode === 'local' ? 'now' : 'first-question';
+  return plan.mode === 'local' ? 'now' : 'after-first-answer';
 }
 
 /** Where the service is when no `endpoint` is given: the server the SDK script itself was loaded from. */
@@ -193,27 +264,25 @@ function pageUrl(): string {
   return u.href;
 }
 
-async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<{ redact(text: string): { text: string; counts: Partial<Record<string, number>> } } | null>): Promise<Context> {
+async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<PageRedactor | null>): Promise<Context> {
   const url = pageUrl();
   // The crawl's chunk downloads while the live page is read: its latency overlaps the work instead of following it.
-  const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './crawl.js') : null;
+  const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './site-context.js') : null;
   crawlChunk?.catch(() => {}); // awaited below; an early failure must not be reported as unhandled
   const reading = extractMainContent(document, url).then((main): SourcePage | undefined =>
     (main.text.trim() ? { url, title: main.title || document.title, text: main.text.slice(0, config.context.maxCharsPerPage) } : undefined));
   let live: SourcePage | undefined;
   let pages: SourcePage[] = [];
   let cut = { pages: 0, chars: 0 };
-  // With a site to read, the work is sliced (issue 12: no long task): the helpers come with the crawl's chunk, so a
-  // page-context assistant (one page, a few milliseconds of work) loads none of it.
+  // With a site to read, the work is sliced (issue 12: no long task): the crawl and the helpers come with the crawl's
+  // chunk (sdk/site-context.ts), so a page-context assistant (one page, a few milliseconds of work) loads none of it.
   let pause: (() => Promise<void>) | null = null;
   let yieldNow: () => Promise<void> = () => Promise.resolve();
   if (config.context.scope !== 'page') {
-    // The crawl starts while the live page is still being read (sdk/crawl.ts).
+    // The crawl starts while the live page is still being read (sdk/site-context.ts).
     const livePage = reading.catch(() => undefined);
-    const { createTimeSlicer, readSite, yieldToMain } = await crawlChunk!;
-    pause = createTimeSlicer().next;
-    yieldNow = yieldToMain;
-    ({ pages, cut } = await readSite({ url, context: config.context, livePage, onProgress: (p) => emit('progress', p), signal }));
+    const site = await (await crawlChunk!).readSite(config, url, livePage, (p) => emit('progress', p), signal);
+    ({ pages, cut, pause, yieldNow } = site);
   } else {
     try {
       live = await reading;
@@ -228,20 +297,8 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   if (pages.length === 0) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');
   // Redaction before anything else sees the text: the corpus, the gate, every engine and every request body.
   const redactor = await redactorPromise;
-  const redacted: Partial<Record<string, number>> = {};
-  if (redactor) {
-    const mask = (text: string) => {
-      const r = redactor.redact(text);
-      for (const [kind, n] of Object.entries(r.counts)) redacted[kind] = (redacted[kind] ?? 0) + (n ?? 0);
-      return r.text;
-    };
-    const masked: SourcePage[] = [];
-    for (const p of pages) {
-      if (pause) await pause();
-      masked.push({ url: p.url, title: mask(p.title), text: mask(p.text) });
-    }
-    pages = masked;
-  }
+  let redacted: Partial<Record<string, number>> = {};
+  if (redactor) ({ pages, redacted } = await redactor(pages, pause));
   await yieldNow();
   // Detects the pages' language and loads its pack (stemmer, stopwords, common words) first: English ships in the
   // runtime, other languages are small lazy chunks.
@@ -250,105 +307,6 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   await yieldNow();
   const chars = pages.reduce((n, p) => n + p.text.length, 0);
   return { url, pages, redacted, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
-}
-
-async function chooseEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, device: DeviceProfile, client: PlatformClient, emit: Emit, signal: AbortSignal, logContext: () => { pageUrl: string; conversationId: string }): Promise<Engine> {
-  const remoteAllowed = plan !== null && plan.mode !== 'local';
-  // Core's extractive engine is the last resort (no model, no network): loaded only when it is needed.
-  const extractive = async (reason: string): Promise<Engine> => {
-    const { createExtractiveInference } = await import(/* webpackChunkName: "kit-extractive" */ '../core/retrieval/extractive-inference.js');
-    const port = createExtractiveInference();
-    emit('mode', { mode: 'local', model: port.model, reason });
-    return { kind: 'extractive', port };
-  };
-  const remote = (reason: string): Engine => {
-    const port = createRemoteInference(client, { context: logContext });
-    emit('mode', { mode: 'remote', model: port.model, reason });
-    return { kind: 'remote', port };
-  };
-  if (plan === null && config.mode !== 'local') return extractive('service_unavailable');
-
-  // Without a plan (service unreachable, forced local) both modes count as allowed; a model name the SDK does not
-  // know from a newer server counts as 'auto'.
-  const planModes: PlanModes = plan
-    ? { modes: plan.mode, defaultModel: (MODEL_OPTIONS as readonly string[]).includes(plan.model) ? (plan.model as ModelOption) : 'auto' }
-    : { modes: 'auto', defaultModel: 'auto' };
-  const decision = selectMode({ mode: config.mode, model: config.model }, planModes, device);
-  // Chrome's built-in model needs no WebGPU of the page and no download by Kit: first in the local ladder.
-  if (!decision.ok || decision.value.mode === 'remote') {
-    const builtIn = await builtInEngine(config, host, plan, (p) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total }), signal, emit);
-    if (builtIn) return builtIn;
-  }
-  if (!decision.ok) return remoteAllowed ? remote('webgpu_unavailable') : extractive('webgpu_unavailable');
-  if (decision.value.mode === 'remote') return remote(decision.value.reason);
-
-  const onProgress = (p: { loaded: number; total: number }) => emit('progress', { phase: 'model', loaded: p.loaded, total: p.total });
-  const builtIn = await builtInEngine(config, host, plan, onProgress, signal, emit);
-  if (builtIn) return builtIn;
-  const size = decision.value.model as ModelSize;
-  const shaderF16 = device.adapter?.shaderF16 ?? false;
-  try {
-    const port = host.localEngine
-      ? await host.localEngine({ size, shaderF16, onProgress, signal })
-      : await (await import(/* webpackChunkName: "kit-webllm" */ '../adapters/webllm/create-web-llm-inference.js')).createWebLlmInference({ size, shaderF16, onProgress, signal });
-    emit('mode', { mode: 'local', model: port.model, reason: decision.value.reason });
-    return { kind: 'local', port };
-  } catch (err) {
-    if (signal.aborted) throw err;
-    const code = isKitError(err) ? err.code : 'model_load_failed';
-    emit('error', { code, message: isKitError(err) ? err.message : 'The local model could not be loaded.' });
-    return remoteAllowed ? remote(code) : extractive(code);
-  }
-}
-
-/**
- * Chrome's built-in model (Prompt API) when this browser has it and the plan and options allow a local engine:
- * in 'auto' only when Chrome already has the model ('available'); with mode 'local' also while Chrome downloads it
- * (progress events). Null when it cannot be used, so the ladder goes on (WebLLM, then remote or extractive).
- */
-async function builtInEngine(config: KitConfig, host: KitHostOptions, plan: PlatformConfig | null, onProgress: (p: { loaded: number; total: number }) => void, signal: AbortSignal, emit: Emit): Promise<Engine | null> {
-  const own = host.languageModel === undefined; // the page's own global, not a host's (a test's fake)
-  const api = host.languageModel === null ? null : host.languageModel ?? (globalThis as { LanguageModel?: unknown }).LanguageModel;
-  if (!api || config.mode === 'remote' || plan?.mode === 'remote' || host.localEngine) return null;
-  // Chrome logs a warning ("Unable to create a text session…") each time it is asked and has no model: in 'auto', a
-  // recent 'unavailable' of this browser is trusted instead of asking on every page view (as the WebGPU probe does).
-  if (own && config.mode !== 'local' && builtInUnavailableRecently()) return null;
-  // Ask Chrome first (Chrome without the model says 'unavailable'): the adapter's chunk loads only when it can run.
-  const availability = await (api as { availability(o: object): Promise<string> }).availability({ expectedOutputs: [{ type: 'text', languages: ['en', 'es', 'ja'] }] }).catch(() => 'unavailable');
-  if (availability === 'unavailable' && own) rememberBuiltInUnavailable();
-  if (availability === 'unavailable' || (availability !== 'available' && config.mode !== 'local')) return null;
-  try {
-    const { createPromptApiInference } = await import(/* webpackChunkName: "kit-chrome-ai" */ '../adapters/chrome-ai/create-prompt-api-inference.js');
-    const port = await createPromptApiInference({ api: api as never, allowDownload: config.mode === 'local', onProgress, signal });
-    emit('mode', { mode: 'local', model: port.model, reason: 'chrome_built_in' });
-    return { kind: 'local', port };
-  } catch (err) {
-    if (signal.aborted) throw err;
-    return null;
-  }
-}
-
-/** localStorage key of a recent 'unavailable' from Chrome's built-in model (per origin): `{ ua, at }`. */
-export const BUILT_IN_UNAVAILABLE_KEY = 'kit:chrome-ai-unavailable';
-/** How long that verdict is trusted in 'auto' (a Chrome update changes the user agent and asks again). */
-export const BUILT_IN_UNAVAILABLE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-function builtInUnavailableRecently(): boolean {
-  try {
-    const v = JSON.parse(localStorage.getItem(BUILT_IN_UNAVAILABLE_KEY) ?? 'null') as { ua?: unknown; at?: unknown } | null;
-    const age = Date.now() - Number(v?.at);
-    return !!v && v.ua === navigator.userAgent && age >= 0 && age < BUILT_IN_UNAVAILABLE_TTL_MS;
-  } catch {
-    return false; // no storage (sandboxed frame, blocked): ask each time
-  }
-}
-
-function rememberBuiltInUnavailable(): void {
-  try {
-    localStorage.setItem(BUILT_IN_UNAVAILABLE_KEY, JSON.stringify({ ua: navigator.userAgent, at: Date.now() }));
-  } catch {
-    /* storage full or blocked: nothing to remember */
-  }
 }
 
 /** The passages most likely to hold the answer, in rank order, within the character budget. */

@@ -11,11 +11,19 @@ export interface VerdictSettings {
   readonly minCoverage: number;
   readonly power: number;
   readonly intent: QuestionIntent;
-  readonly actionId: number | undefined;
+  /** Term ids of the how-to's action and the verbs naming the same action ("turn" and "disable"); empty when none is on the pages. */
+  readonly actionIds: readonly number[];
   readonly window: number;
   readonly smoothing: number;
   /** How-to questions: the action must share a sentence (or its neighbour) with another of the question's words. */
   readonly actionInSentence: boolean;
+  /** By thing the question asks for (a recipe, tickets): its term ids and those of words naming the same thing; the window must hold one of each. */
+  readonly asked: readonly (readonly number[])[];
+  /**
+   * For a question about the present or the next occurrence: the corpus's term ids of each time asked about
+   * ("now", "current" / "next", "upcoming"); the window must hold one of each.
+   */
+  readonly now: readonly (readonly number[])[];
 }
 
 /**
@@ -33,7 +41,10 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
   const weights = new Float64Array(m);
   let total = 0;
   for (let k = 0; k < m; k++) {
-    weights[k] = Math.log(content[k]!.rank + 1) * Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power);
+    // A how-to's action keeps its full weight: "How do I return an item?" on a page about returns is about returning.
+    const id = content[k]!.id;
+    const action = id !== undefined && settings.actionIds.includes(id);
+    weights[k] = Math.log(content[k]!.rank + 1) * (action ? 1 : Math.pow(1 - v.df[k]! / (perPage + settings.smoothing), settings.power));
     total += weights[k]!;
   }
   // Coverage by window start (a passage and the next one of the page: an answer often spans a passage boundary).
@@ -61,12 +72,18 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
 }
 
 function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings, content: readonly ContentWord[]): boolean {
+  for (const ids of settings.asked) {
+    if (!ids.some((id) => corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;
+  }
+  for (const ids of settings.now) {
+    if (!ids.some((id) => corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;
+  }
   const { types } = settings.intent;
   if (types.size === 0) return true;
   if (types.has('howto')) {
-    const a = settings.actionId;
-    if (a === undefined || !(corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)))) return false;
-    if (settings.actionInSentence && !actionMeetsObject(corpus, p, next, a, content)) return false;
+    const held = settings.actionIds.filter((a) => corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)));
+    if (held.length === 0) return false;
+    if (settings.actionInSentence && !held.some((a) => actionMeetsObject(corpus, p, next, a, content, settings.actionIds))) return false;
   }
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
@@ -85,10 +102,10 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
  * ("Cleaning — Rinse the fly…" on a page titled "Tent care guide" says how to clean a tent), so they need no
  * sentence of their own. (A question with no other word left passes.)
  */
-function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[]): boolean {
+function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[], actions: readonly number[]): boolean {
   const title = corpus.titleTerms[corpus.passages[p]!.page]!;
   const others: number[] = [];
-  for (const c of content) if (c.id !== undefined && c.id !== action && !title.includes(c.id)) others.push(c.id);
+  for (const c of content) if (c.id !== undefined && !actions.includes(c.id) && !title.includes(c.id)) others.push(c.id);
   if (others.length === 0) return true;
   const from = corpus.passages[p]!.firstSentence;
   const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
@@ -123,9 +140,30 @@ export function holdsKind(corpus: Corpus, kind: 'contact' | 'money', signs: read
   return false;
 }
 
+const nowCache = new WeakMap<Corpus, Map<string, readonly number[]>>();
+/**
+ * Term ids of the corpus's words of one time (`current`: "now", "current"; `upcoming`: "next"), in the corpus's
+ * language and English.
+ */
+export function timeTerms(corpus: Corpus, list: 'current' | 'upcoming'): readonly number[] {
+  let m = nowCache.get(corpus);
+  if (!m) nowCache.set(corpus, m = new Map());
+  let ids = m.get(list);
+  if (!ids) {
+    const out = new Set<number>();
+    const lex = passageLexicon(corpus);
+    for (const w of list === 'current' ? [...lex.all(list), ...lex.all('currentText')] : lex.all(list)) {
+      const id = corpus.vocabulary.get(corpus.resources.stem(w));
+      if (id !== undefined) out.add(id);
+    }
+    m.set(list, ids = [...out]);
+  }
+  return ids;
+}
+
 const lexCache = new WeakMap<Corpus, Lexicon>();
 /** Passages are read with their corpus's language and English (web pages mix in English words and currencies). */
-function passageLexicon(corpus: Corpus): Lexicon {
+export function passageLexicon(corpus: Corpus): Lexicon {
   let l = lexCache.get(corpus);
   if (!l) { l = lexiconOf([corpus.resources, resourcesFor('en')]); lexCache.set(corpus, l); }
   return l;

@@ -20,4 +20,6 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   centralitySmoothing: 1,
   actionInSentence: true,
   modelNumbers: true,
+  askedThings: true,
+  currentTime: true,
 });

@@ -3,7 +3,9 @@ import type { Corpus } from '../text/corpus.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
 import { pageVerdicts, type PageVerdict } from './evidence.js';
 import { analyzeQuestion, type QuestionAnalysis } from './question.js';
-import { holdsKind, isAnswerable, type VerdictSettings } from './answerability.js';
+import { holdsKind, isAnswerable, timeTerms, type VerdictSettings } from './answerability.js';
+import { lexiconOf, type Lexicon } from './lexicon.js';
+import { resourcesFor, type LanguageResources } from '../text/resources.js';
 import { currencySign } from './answer-types.js';
 
 /**
@@ -29,6 +31,20 @@ export interface GroundingOptions {
   readonly actionInSentence?: boolean;
   /** A small number after a name is part of it ("Quest 3"): the pages must hold the pair, or the question is refused. Default true. */
   readonly modelNumbers?: boolean;
+  /**
+   * Things asked for (a recipe, tickets, a visa: each pack's `asked` list): the answering passages must write the
+   * thing itself, and a question naming one the pages never write is refused. Default true.
+   */
+  readonly askedThings?: boolean;
+  /**
+   * Questions about the present or the next occurrence ("right now", "the current rate", "the next game"; each pack's
+   * `current` list): the answering passages must speak of it too (hold one such word). Default true.
+   */
+  readonly currentTime?: boolean;
+  /** How-tos asked with a phrasal verb meet the single verb ("turn off" = "disable"), both ways. Default true. */
+  readonly phrasalVerbs?: boolean;
+  /** "What does the word X mean?": the meaning words ("mean", "word") only frame the question. Default true. */
+  readonly definitions?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -71,6 +87,19 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   if (content.length === 0) return { grounded: false, matched: [], reason: 'no_content_words' };
   // "How much is the Quest 3?" on a page that names the Quest Pro: the pages hold another model.
   if (q.missingModels.length > 0) return { grounded: false, matched: [], reason: 'not_answerable' };
+  // "What's a good recipe for peanut butter cookies?" on a page about peanut allergies: the pages never write the
+  // thing asked for.
+  const asked: (readonly number[])[] = [];
+  if (options.askedThings ?? GROUNDING_DEFAULTS.askedThings) {
+    for (const c of content) {
+      if (!q.lexicon.has('asked', c.word)) continue;
+      // The thing itself, or a word naming the same thing ("shipping" / "delivery").
+      const ids: number[] = c.id === undefined ? [] : [c.id];
+      for (const w of sameThing(c.word)) { const id = corpus.vocabulary.get(corpus.resources.stem(w)); if (id !== undefined && !ids.includes(id)) ids.push(id); }
+      if (ids.length === 0) return { grounded: false, matched: [], reason: 'not_answerable' };
+      asked.push(ids);
+    }
+  }
 
   // Site corpora: the question needs to be about one page, so each page the question's words reach is weighed on
   // its own, and the best one decides (for a one-page corpus, that page).
@@ -81,7 +110,9 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     window: options.window ?? GROUNDING_DEFAULTS.window,
     smoothing: options.centralitySmoothing ?? GROUNDING_DEFAULTS.centralitySmoothing,
     actionInSentence: options.actionInSentence ?? GROUNDING_DEFAULTS.actionInSentence,
-    actionId: intent.action === null ? undefined : corpus.vocabulary.get(corpus.resources.stem(intent.action)),
+    actionIds: actionTerms(corpus, intent.action, intent.alternatives),
+    asked,
+    now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
@@ -105,11 +136,53 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   }
   // Answerability, for the pages that pass on evidence only, best first: most questions stop at the first.
   candidates.sort((x, y) => y.evidence - x.evidence);
-  const check = settings.minCoverage > 0 || intent.types.size > 0;
+  const check = settings.minCoverage > 0 || intent.types.size > 0 || asked.length > 0 || settings.now.length > 0;
   for (const v of candidates) {
     if (!check || isAnswerable(corpus, content, v, settings)) return { grounded: true, matched: v.matched, reason: 'matched' };
   }
   return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
+}
+
+/**
+ * The times a question asks about — the present ("right now", "the current rate") or the next occurrence ("the next
+ * game") — read in the question's and the page's languages (not every loaded pack: Spanish "actual" is English
+ * "current", English "actual" is not), as the corpus's term ids of each time's words.
+ */
+/** Term ids of a how-to's action and its alternatives ("turn off" → turn, switch, shut, disable, deactivate) on the pages. */
+function actionTerms(corpus: Corpus, action: string | null, alternatives: readonly string[] = []): number[] {
+  const out: number[] = [];
+  if (action === null) return out;
+  for (const w of [action, ...alternatives]) {
+    const id = corpus.vocabulary.get(corpus.resources.stem(w));
+    if (id !== undefined && !out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
+// English words that name the same thing a visitor asks for: a page writing one answers a question asking the other.
+const SAME_THING: readonly (readonly string[])[] = [
+  ['shipping', 'delivery', 'postage'], ['ticket', 'tickets', 'admission'], ['booking', 'bookings', 'reservation', 'reservations'],
+  ['discount', 'coupon', 'coupons', 'voucher', 'promo'], ['refund', 'refunds'], ['recipe', 'recipes', 'ingredients'],
+];
+function sameThing(word: string): readonly string[] {
+  for (const g of SAME_THING) if (g.includes(word)) return g;
+  return [];
+}
+
+const timeLexicons = new WeakMap<LanguageResources, Map<LanguageResources, Lexicon>>();
+function timesAsked(corpus: Corpus, q: QuestionAnalysis): (readonly number[])[] {
+  const page = corpus.resources, asked = resourcesFor(q.language);
+  let byQuestion = timeLexicons.get(page);
+  if (!byQuestion) timeLexicons.set(page, byQuestion = new Map());
+  let lex = byQuestion.get(asked);
+  if (!lex) byQuestion.set(asked, lex = lexiconOf([page, asked]));
+  const out: (readonly number[])[] = [];
+  // A site's prices, opening hours and contacts are written as today's: "what is the current price?" needs no "now".
+  const present = !(q.intent.types.has('money') || q.intent.types.has('hours') || q.intent.types.has('contact'));
+  for (const list of ['current', 'upcoming'] as const) {
+    if ((list === 'upcoming' || present) && q.words.some((w) => lex.has(list, w))) out.push(timeTerms(corpus, list));
+  }
+  return out;
 }
 
 /**

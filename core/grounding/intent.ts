@@ -16,6 +16,8 @@ export interface QuestionIntent {
   readonly frame: ReadonlySet<string>;
   /** For a how-to question: the asked action (normalised verb, e.g. "cancel"), required on the answering passage. */
   readonly action: string | null;
+  /** Other verbs that name the same action ("turn off" = "disable"): any of them answers the how-to. */
+  readonly alternatives?: readonly string[];
 }
 
 // Lazy for Chinese/Japanese words: no Intl.Segmenter at load (issue 12; lazyWordSet).
@@ -42,18 +44,48 @@ const NOT_MONEY_AFTER = set('in');
 // "5 times", "many times more": a multiplier, not a timetable.
 const MULTIPLIER_BEFORE = set('many more several few');
 const PAST = set('did was were');
+const METHOD_BEFORE = set('what by');
+// English phrasal verbs and the single verbs pages write for the same action, both ways ("how do I turn off X" is
+// answered by "disable X", "how do I disable X" by "turn off X"). Each group: its "verb particle" forms, then verbs.
+const PHRASAL: readonly (readonly string[])[] = [
+  ['turn off', 'switch off', 'shut off', 'disable', 'deactivate'],
+  ['turn on', 'switch on', 'enable', 'activate'],
+  ['set up', 'setup', 'configure', 'install'],
+  ['sign up', 'register', 'signup', 'enroll', 'enrol'],
+  ['sign in', 'log in', 'login', 'signin'],
+  ['sign out', 'log out', 'logout'],
+  ['opt out', 'unsubscribe'],
+  ['back up', 'backup'],
+  ['rid', 'remove', 'delete'],
+];
+/** The verbs of a how-to's action's group ("turn" + "off" → turn, switch, shut, disable, deactivate), or none. */
+function phrasalAlternatives(verb: string, particle: string | undefined): readonly string[] {
+  const form = particle === undefined ? verb : `${verb} ${particle}`;
+  for (const g of PHRASAL) if (g.includes(form) || g.includes(verb)) return [...new Set(g.map((f) => f.split(' ')[0]!))].filter((v) => v !== verb);
+  return [];
+}
 const NONE: ReadonlySet<string> = new Set();
 const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
 const KANA = /[\u3040-\u30ff]/;
 const KANJI = /[\u3400-\u9fff]/;
 
 /** The intent of a question (words as `tokenize` gives them). Cheap: one pass over the words, set lookups. */
-export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean, names: ReadonlySet<string> = NONE): QuestionIntent {
+export interface IntentOptions {
+  /** "turn off" = "disable" (PHRASAL). Default true. */
+  readonly phrasalVerbs?: boolean;
+  /** "What does the word X mean?": the meaning words only frame. Default true. */
+  readonly definitions?: boolean;
+}
+
+export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean, names: ReadonlySet<string> = NONE, options: IntentOptions = {}): QuestionIntent {
   const types = new Set<AnswerType>();
   const frame = new Set<string>();
   // In languages that put the question word first, a word before it belongs to a statement the question builds
   // on ("…policies are *expensive* quick fixes that ignore which facts?"), not to what is asked.
   if (words.some((w) => CJK.test(w))) return cjkIntent(words, lex, isStopword);
+  // "What does the Māori word taonga mean?": the meaning asked for and the noun naming the thing only frame it.
+  // ("By what means…", "by means of": a way, not a meaning.)
+  if (options.definitions !== false && words.some((w, i) => lex.has('define', w) && !METHOD_BEFORE.has(words[i - 1] ?? ''))) for (const w of words) if (lex.has('define', w) || lex.has('defined', w)) frame.add(w);
   let wh = words.findIndex((w) => QUESTION_WORDS.has(w) || lex.has('amount', w) || lex.has('when', w));
   if (wh < 0) wh = 0;
   const asksWhoOrWhy = words.some((w, i) => WHO.has(w) || WHY.has(w) || (w === 'por' && QUESTION_WORDS.has(words[i + 1] ?? '')));
@@ -97,18 +129,20 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
     types.delete('amount');
   }
   // "How do I contact you?" asks for an address or a number, not for steps.
-  let action = howToAction(words, lex, isStopword);
+  const at = howToAction(words, lex, isStopword);
+  let action = at < 0 ? null : words[at]!;
   if (action !== null && lex.has('contact', action)) { contact = true; frame.add(action); action = null; }
   // "Who should I contact about refunds?" asks for a person.
   if (contact && !asksWhoOrWhy) types.add('contact');
   if (action !== null) types.add('howto');
-  return { types, frame, action };
+  const alternatives = action === null || options.phrasalVerbs === false ? [] : phrasalAlternatives(action, words[at + 1]);
+  return alternatives.length > 0 ? { types, frame, action, alternatives } : { types, frame, action };
 }
 
-// The verb of "how do I VERB", "how can we VERB", "how to VERB", "where can I VERB", "comment VERB", "cómo VERB",
+// Where the verb is (its index, or -1) of "how do I VERB", "how can we VERB", "how to VERB", "where can I VERB", "comment VERB", "cómo VERB",
 // "怎么 VERB": the first word after the interrogative (and its auxiliary, subject, modal) that is neither a
 // stopword, a single letter nor a light verb.
-function howToAction(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean): string | null {
+function howToAction(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean): number {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     let j: number;
@@ -123,9 +157,9 @@ function howToAction(words: readonly string[], lex: Lexicon, isStopword: (w: str
       while (j < words.length && lex.has('modals', words[j]!)) j++;
     } else continue;
     while (j < words.length && (LIGHT_VERBS.has(words[j]!) || isStopword(words[j]!) || isLetter(words[j]!))) j++;
-    if (j < words.length) return words[j]!;
+    if (j < words.length) return j;
   }
-  return null;
+  return -1;
 }
 
 // "a", "x": no verb. (One CJK character can be one: 买, 做.)

@@ -1,5 +1,10 @@
 import { LANGUAGES } from '../text/language.js';
-import { isLanguageLoaded, resourcesFor, type GroundingWordList, type LanguageResources } from '../text/resources.js';
+import { PACK as EN } from '../text/packs/en.js';
+import { installGroundingWords, isLanguageLoaded, resourcesFor, type GroundingWordList, type LanguageResources } from '../text/resources.js';
+
+// English's gate words come with the gate: core/text installs English without them (packs/en-core.ts), so the SDK
+// carries them only where it gates in the browser (docs/sdk.md "Budgets").
+if (EN.grounding) installGroundingWords('en', EN.grounding);
 
 /** The grounding gate's word lists of some languages at once (a page's, a question's, English). */
 export interface Lexicon {
@@ -9,6 +14,8 @@ export interface Lexicon {
   within(list: GroundingWordList, word: string): boolean;
   /** Where words of `list` occur in `text` (start, end pairs, in list order): Chinese and Japanese questions. */
   spans(list: GroundingWordList, text: string): number[];
+  /** Every word of `list` in these languages. */
+  all(list: GroundingWordList): ReadonlySet<string>;
 }
 
 /** One lexicon over the languages of `resources`: each list merged into one set on first use. */
@@ -26,6 +33,7 @@ export function lexiconOf(resources: readonly LanguageResources[]): Lexicon {
   };
   return {
     has: (list, word) => get(list).has(word),
+    all: get,
     within: (list, word) => { for (const s of get(list)) if (word.includes(s)) return true; return false; },
     spans: (list, text) => {
       const out: number[] = [];

@@ -9,11 +9,11 @@ import { questionLexicon, type Lexicon } from './lexicon.js';
 const INTENT = words(`summarise summarize summarising summarizing summarised summarized summary summaries sum tldr tl dr overview
   recap gist outline synopsis abstract eli5 takeaways takeaway highlights points`);
 // Verbs that ask about a topic: they make a page question only together with a word pointing at the page.
-const ABOUT = words('about explain explains describe describes tell say says said cover covers discuss discusses mean means happen happens happened happening');
+const ABOUT = words('think thinks changed show shows showed by about explain explains describe describes tell say says said cover covers discuss discusses mean means happen happens happened happening');
 const DEICTIC = words('this it here page webpage article site website document doc text post content contents');
 // Politeness and framing that may surround a page question without making it about something else.
 const FILLER = words(`me us please pls give can could would you quick quickly brief briefly short shortly main key important
-  idea ideas topic topics subject point whole all of in a an the is what whats do does go going thing things`);
+  idea ideas topic topics subject point whole all of in a an the is what whats do does go going thing things try trying overall new`);
 
 function words(list: string): ReadonlySet<string> {
   return new Set(list.split(/\s+/).filter(Boolean).flatMap((w) => tokenize(w)));
@@ -37,14 +37,17 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
   let intent = false;
   let about = false;
   let deictic = false;
+  let topic = false; // "what is the main idea?", "quel est le thème ?": what the page argues or is about, and nothing else
   for (const w of words) {
     if (INTENT.has(w) || lex.has('pageIntent', w)) intent = true;
+    else if (lex.has('selfTopics', w)) topic = true;
     else if (ABOUT.has(w) || lex.has('pageAbout', w)) about = true;
     else if (DEICTIC.has(w) || lex.has('pageDeictic', w)) deictic = true;
     else if (FILLER.has(w) || lex.has('pageFiller', w) || page.isStopword(w) || isStopword(w, qLang) || isStopword(w, 'en')) continue;
     else return false; // a word about something else: "summarise the refund policy" is a normal question
   }
-  return intent || (about && deictic);
+  // "What happened?", "what does it say?": an about-verb with nothing else asks about the page.
+  return intent || topic || about;
 }
 
 // Page-self phrasings: a question about the page as a whole in a visitor's words — its author, what the article,
@@ -52,6 +55,16 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
 // (after a determiner in languages with articles, so "how do I post a job" is no page question), or a verb asking
 // who wrote or what is reviewed. The words come with each language's pack (`grounding.selfNouns`…).
 const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
+const NONE: ReadonlySet<string> = new Set();
+
+/** Words written after an elided article in `question` ("l'auteur", "l’article"): French and Italian. */
+export function elidedNouns(question: string): ReadonlySet<string> {
+  if (!/['’]/.test(question)) return NONE;
+  const out = new Set<string>();
+  for (const m of question.matchAll(ELIDED)) for (const t of tokenize(m[1]!)) out.add(t);
+  return out;
+}
+const ELIDED = /(?<![\p{L}\p{N}])[lL]['’](\p{L}+)/gu;
 
 /**
  * True when `words` (normalised) ask about the page as a whole in a visitor's words: a page-kind noun after a
@@ -59,12 +72,13 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
  * or a verb asking who wrote it or what it reviews ("what is being *reviewed*"). The caller still checks that the
  * question's other words belong to the page.
  */
-export function hasSelfPhrasing(words: readonly string[], lex: Lexicon): boolean {
+export function hasSelfPhrasing(words: readonly string[], lex: Lexicon, elided: ReadonlySet<string> = NONE): boolean {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (lex.has('selfVerbs', w)) return true;
     if (CJK.test(w)) { if (lex.within('selfNouns', w) || lex.within('selfTopics', w)) return true; continue; } // no articles; one word may hold it
     if (!lex.has('selfNouns', w) && !lex.has('selfTopics', w)) continue;
+    if (elided.has(w)) return true; // "qui est l'auteur ?": the tokenizer drops the elided article
     for (let j = Math.max(0, i - 4); j < i; j++) if (lex.has('determiners', words[j]!)) return true;
   }
   return false;
@@ -72,6 +86,6 @@ export function hasSelfPhrasing(words: readonly string[], lex: Lexicon): boolean
 
 /** The page-self words of {@link hasSelfPhrasing}: they are no topic words of the question. */
 export function isSelfWord(w: string, lex: Lexicon): boolean {
-  return lex.has('selfNouns', w) || lex.has('selfTopics', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||
+  return INTENT.has(w) || lex.has('pageIntent', w) || DEICTIC.has(w) || lex.has('pageDeictic', w) || lex.has('selfNouns', w) || lex.has('selfTopics', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||
     lex.has('pageFiller', w) || (CJK.test(w) && (lex.within('selfNouns', w) || lex.within('selfTopics', w)));
 }

@@ -2,8 +2,8 @@ import type { Corpus } from '../text/corpus.js';
 import { detectLanguage, type Language } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
-import { hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
-import { questionIntent, type QuestionIntent } from './intent.js';
+import { elidedNouns, hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
+import { questionIntent, type IntentOptions, type QuestionIntent } from './intent.js';
 import { questionLexicon, type Lexicon } from './lexicon.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
 import { rankOf, type ContentWord } from './evidence.js';
@@ -27,7 +27,7 @@ export interface QuestionAnalysis {
 }
 
 /** Reads `question` against `corpus` as the gate does (`answerability` and `selfPhrasings` as in GroundingOptions). */
-export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean } = {}): QuestionAnalysis {
+export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean } & IntentOptions = {}): QuestionAnalysis {
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
@@ -36,7 +36,7 @@ export function analyzeQuestion(corpus: Corpus, question: string, options: { rea
   const base = { words, language: qLang, names, lexicon: lex };
   if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
   const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
-  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names);
+  const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names, options);
   const content: ContentWord[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < words.length; i++) {
@@ -47,7 +47,7 @@ export function analyzeQuestion(corpus: Corpus, question: string, options: { rea
     seen.add(t);
     content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, corpus.resources) });
   }
-  const pageQuestion = (options.selfPhrasings ?? true) && hasSelfPhrasing(words, lex) && isAboutThesePages(content, names, lex);
+  const pageQuestion = (options.selfPhrasings ?? true) && hasSelfPhrasing(words, lex, elidedNouns(question)) && isAboutThesePages(content, names, lex);
   if (!pageQuestion && (options.modelNumbers ?? GROUNDING_DEFAULTS.modelNumbers)) {
     const missing = missingModelNames(corpus, question, names, lex);
     if (missing.length > 0) return { ...base, pageQuestion, intent, content, missingModels: missing };
@@ -63,6 +63,8 @@ export function analyzeQuestion(corpus: Corpus, question: string, options: { rea
  */
 function missingModelNames(corpus: Corpus, question: string, names: ReadonlySet<string>, lex: Lexicon): string[] {
   const out: string[] = [];
+  // A model code written as one word ("PS5", "A320", "iPhone8") that the pages never write: another model.
+  for (const name of names) if (MODEL_CODE.test(name) && corpus.vocabulary.get(corpus.resources.stem(name)) === undefined) out.push(name);
   for (const m of question.matchAll(MODEL_NAME)) {
     const name = tokenize(m[2]!).at(-1);
     const n = Number(m[3]);
@@ -77,6 +79,8 @@ function missingModelNames(corpus: Corpus, question: string, names: ReadonlySet<
   }
   return out;
 }
+// Letters then digits, or digits then letters, in one word: "ps5", "a320", "xbox360", "4k" (not "1990s", "20th").
+const MODEL_CODE = /^(?:\p{L}+\d+\p{L}*|\d+(?!s$|th$|st$|nd$|rd$)\p{L}+)$/u;
 // A capitalised word, then a number of one or two digits standing alone ("Quest 3", not "$3", "3.5" or "3D").
 const MODEL_NAME = /(^|[\s(])(\p{Lu}[\p{L}\p{M}\p{N}'’-]*)\s+(\d{1,2})(?=$|[\s?!,;:)]|\.(?!\d))/gu;
 const ROMAN = ['', 'i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];

@@ -1,5 +1,5 @@
 import type { Language } from './language.js';
-import { PACK as EN } from './packs/en.js';
+import { PACK as EN } from './packs/en-core.js';
 import { QUESTION_WORDS } from './question-words.js';
 import { createStemmer } from './stem.js';
 import { tokenize } from './tokenize.js';
@@ -58,6 +58,25 @@ export interface GroundingWords {
   readonly howto?: string;
   /** Words skipped between a how-to lead and its verb: "puedo", "peux". */
   readonly modals?: string;
+  /**
+   * Things a visitor asks a site for, which a page either offers or does not: a recipe, tickets, a visa, a menu, a
+   * booking, a refund ("recipe", "tickets", "visa"). A question naming one is answered only where the pages write it.
+   */
+  readonly asked?: string;
+  /**
+   * Words asking what something means ("what does X *mean*", "que *signifie*"), and the nouns such a question names
+   * its thing by ("the *word* X", "le *terme*"): they only frame it.
+   */
+  readonly define?: string;
+  readonly defined?: string;
+  /**
+   * Words asking about the present ("right *now*", "the *current* rate") and about the next occurrence ("the *next*
+   * game", "upcoming"): the answering passages must speak of that time too (hold a word of the same list).
+   */
+  readonly current?: string;
+  readonly upcoming?: string;
+  /** More words a passage speaks of the present with ("*modern* Turkey", "*still*"), beside `current`'s. */
+  readonly currentText?: string;
   /** In a passage, words of a price ("euros", "gratuit"), of opening hours (weekdays), of a time (months, "hier"), of an amount ("douze"). */
   readonly currency?: string;
   readonly clock?: string;
@@ -94,7 +113,13 @@ export interface LanguageResources {
   groundingWords(list: GroundingWordList): ReadonlySet<string>;
 }
 
-const registry = new Map<Language, { readonly res: LanguageResources; clear(): void }>();
+interface Entry {
+  readonly res: LanguageResources;
+  clear(): void;
+  setGrounding(words: GroundingWords): void;
+}
+
+const registry = new Map<Language, Entry>();
 install('en', EN);
 
 /** The current resources of `lang`: its pack's when loaded, the fallback otherwise. */
@@ -118,6 +143,15 @@ export function installPack(lang: Language, pack: LanguagePack): LanguageResourc
   return isLanguageLoaded(lang) ? registry.get(lang)!.res : install(lang, pack).res;
 }
 
+/**
+ * Gives `lang` (loaded or not) the grounding gate's word lists; its other resources stay as they are. English is
+ * installed without them (packs/en-core.ts): core/grounding installs packs/en.ts's when it loads, so only hosts that
+ * gate carry them. Lists built from the previous words are dropped.
+ */
+export function installGroundingWords(lang: Language, words: GroundingWords): void {
+  (registry.get(lang) ?? install(lang, null)).setGrounding(words);
+}
+
 /** Back to English only (tests; a host freeing memory). Corpora already built keep the resources they have. */
 export function unloadLanguages(): void {
   for (const lang of [...registry.keys()]) if (lang !== 'en') registry.delete(lang);
@@ -128,8 +162,9 @@ export function clearStemCaches(): void {
   for (const entry of registry.values()) entry.clear();
 }
 
-function install(lang: Language, pack: LanguagePack | null): { readonly res: LanguageResources; clear(): void } {
+function install(lang: Language, pack: LanguagePack | null): Entry {
   const stemmer = createStemmer(pack?.stem);
+  let grounding = pack?.grounding;
   let stopwords: ReadonlySet<string> | undefined;
   let ranks: ReadonlyMap<string, number> | undefined;
   const list = pack?.commonStems;
@@ -163,7 +198,7 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
         // "やって", "何人" → "何" "人") stays whole: its pieces alone mean something else ("何" is any "what"), and
         // the gate finds such entries inside the joined question (core/grounding/intent.ts).
         const whole = WHOLE_CJK.has(list);
-        set = new Set((pack?.grounding?.[list] ?? '').split(/\s+/).filter(Boolean).flatMap((w) => {
+        set = new Set((grounding?.[list] ?? '').split(/\s+/).filter(Boolean).flatMap((w) => {
           const ts = tokenize(w);
           return whole && ts.length > 1 && CJK_WORD.test(w) ? [ts.join('')] : ts;
         }));
@@ -172,7 +207,7 @@ function install(lang: Language, pack: LanguagePack | null): { readonly res: Lan
       return set;
     },
   };
-  const entry = { res, clear: stemmer.clear };
+  const entry: Entry = { res, clear: stemmer.clear, setGrounding: (words) => { grounding = words; lexicon.clear(); } };
   registry.set(lang, entry);
   return entry;
 }

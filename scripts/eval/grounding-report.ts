@@ -106,8 +106,12 @@ export const VARIANTS: Record<string, GroundingOptions> = {
   '− centrality (coverage by rarity alone)': { centralityPower: 0 },
   '− two-passage window': { window: 1 },
   '− how-to action in a sentence with the question\'s words': { actionInSentence: false },
-  '− model numbers ("Quest 3" needs "Quest 3" on the page)': { modelNumbers: false },
-  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false },
+  '− model numbers ("Quest 3" needs "Quest 3" on the page; "PS5" on it)': { modelNumbers: false },
+  '− things asked for (recipe, tickets, visa) written where the words meet': { askedThings: false },
+  '− the present / the next occurrence ("right now", "next game") spoken of': { currentTime: false },
+  '− phrasal verbs ("turn off" = "disable")': { phrasalVerbs: false },
+  '− definition questions ("what does the word X mean")': { definitions: false },
+  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false },
 };
 
 async function main(): Promise<void> {

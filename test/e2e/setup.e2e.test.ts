@@ -98,11 +98,13 @@ describe('Kit set-up problems (Chromium + real server)', function () {
     for (const view of [1, 2]) {
       consoleLines.length = 0;
       await page.goto(`${localhost}/ok`);
-      await initKit(page, { apiKey: key }); // mode 'auto': the device is probed at the first question (this Chromium has no adapter)
+      await initKit(page, { apiKey: key }); // mode 'auto': the device is probed after the first answer (this Chromium has no adapter)
       await page.waitForFunction(() => window.__events.some((e) => e[0] === 'error' || e[0] === 'ready'), undefined, { timeout: 60_000 });
       expect((await events(page)).map((e) => e[0])).to.include('ready').and.not.include('error');
       const answer = await page.evaluate(() => (window as any).__kit.ask('How much does the Summit membership cost?'));
       expect(answer).to.deep.include({ mode: 'remote', refused: false });
+      // 'auto' answers through the service first and probes the device after the answer.
+      await page.waitForFunction(() => window.__events.filter((e) => e[0] === 'mode').length >= 2, undefined, { timeout: 30_000 });
       const modes = (await events(page)).filter((e) => e[0] === 'mode').map((e) => e[1]);
       expect(modes[0]).to.deep.include({ mode: 'remote', reason: 'device_not_probed' });
       expect(modes.at(-1)).to.deep.include({ mode: 'remote', reason: 'no_webgpu' });

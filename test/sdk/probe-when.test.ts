@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { probeWhen } from '../../sdk/runtime.js';
+import { GROUNDING_DEFAULTS } from '../../core/grounding/index.js';
+import { probeWhen, SERVICE_MIN_MATCHES } from '../../sdk/runtime.js';
 
 // Issue 10.3: Chromium logs "No available adapters." whenever requestAdapter() finds none, so the SDK asks for an
 // adapter only when the verdict decides the engine. The browser half is test/e2e/sdk.e2e.test.ts.
@@ -20,7 +21,13 @@ describe('probeWhen: when the SDK asks for a WebGPU adapter', () => {
     expect(probeWhen({ mode: 'auto' }, null)).to.equal('never');
   });
 
-  it("defers the probe to the first question in 'auto' with both modes allowed (a page nobody asks logs nothing)", () => {
-    expect(probeWhen({ mode: 'auto' }, plan('auto'))).to.equal('first-question');
+  it("defers the probe until the service has answered a first question in 'auto' with both modes allowed (a page nobody asks logs nothing)", () => {
+    expect(probeWhen({ mode: 'auto' }, plan('auto'))).to.equal('after-first-answer');
+  });
+});
+
+describe('SERVICE_MIN_MATCHES', () => {
+  it("is the service's gate's default, so only a stricter groundingMinMatches loads the gate in the browser before a remote answer", () => {
+    expect(SERVICE_MIN_MATCHES).to.equal(GROUNDING_DEFAULTS.minMatches);
   });
 });

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { extractFromHtml } from '../../../adapters/browser/extract-from-html.js';
+import { parseHtmlNode } from '../../../scripts/eval/extraction.js';
 import fc from '../../support/fast-check.js';
 import { checkGrounding, refusalMessage } from '../../../core/grounding/gate.js';
 import { buildCorpus, type Corpus } from '../../../core/text/corpus.js';
@@ -187,6 +190,98 @@ describe('checkGrounding', () => {
       'During World War II, Britain rationed food from 1940. Bacon, butter and sugar were rationed first; meat followed in March 1940.' }]);
     expect(checkGrounding(war, 'When was meat rationed during World War 2?').grounded).to.equal(true);
     expect(checkGrounding(war, 'When was meat rationed during World War 1?')).to.include({ grounded: false, reason: 'not_answerable' });
+  });
+
+  it('refuses a question asking for a thing (a recipe, tickets, a visa) that the pages never write, and answers it where a passage does', () => {
+    const news = buildCorpus([{ url: 'https://news.example/allergy', title: 'Peanut allergy study', text:
+      'Children who ate peanut butter early were less likely to develop a peanut allergy, the study found. The researchers followed 640 babies.\n\n' +
+      'Parents should talk to a doctor before giving peanut products to a baby with eczema, the authors said.' }]);
+    expect(checkGrounding(news, 'How many babies did the researchers follow?').grounded).to.equal(true);
+    expect(checkGrounding(news, "What's a good recipe for peanut butter cookies?")).to.include({ grounded: false, reason: 'not_answerable' });
+    const shop = buildCorpus([{ url: 'https://bakery.example/', title: 'Bakery', text:
+      'Our peanut butter cookies are baked every morning. The recipe: mix peanut butter, sugar and one egg, then bake for 12 minutes.\n\n' +
+      'Delivery of the cookies is free in the city centre.' }]);
+    expect(checkGrounding(shop, 'Is there a recipe for peanut butter cookies?').grounded).to.equal(true);
+    // A word naming the same thing answers: "shipping" asked, "delivery" written.
+    expect(checkGrounding(shop, 'How much is shipping for the peanut butter cookies?').grounded).to.equal(true);
+    expect(checkGrounding(shop, 'How much is shipping for the peanut butter cookies?', { askedThings: true }).reason).to.equal('matched');
+    // The thing must be written where the question's other words meet, not anywhere on the page.
+    const event = buildCorpus([{ url: 'https://fans.example/celebration', title: 'Star Wars Celebration', text:
+      'Star Wars Celebration returns to Orlando this spring with panels on the new films and a first look at the next game.\n\n'.repeat(3) +
+      'Our fan club raffle has two tickets for a concert in May; enter by mail.' }]);
+    expect(checkGrounding(event, 'How much are tickets for Star Wars Celebration?')).to.include({ grounded: false });
+  });
+
+  it('answers a question about the present or the next occurrence only where the passage speaks of that time', () => {
+    const story = buildCorpus([{ url: 'https://news.example/derby', title: 'Corinthians win the derby', text:
+      'Corinthians beat Palmeiras 2-1 on Sunday in São Paulo. The winning goal came in the last minute of the game.\n\n' +
+      'The club has won the league seven times. Gun laws in Louisiana were debated in 1990, a reporter noted.' }]);
+    expect(checkGrounding(story, 'Who won the game between Corinthians and Palmeiras?').grounded).to.equal(true);
+    expect(checkGrounding(story, 'When is the next game of Corinthians?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(story, 'When is the next game of Corinthians?', { currentTime: false }).grounded).to.equal(true);
+    expect(checkGrounding(story, 'What are the gun laws in Louisiana right now?')).to.include({ grounded: false, reason: 'not_answerable' });
+    const fixtures = buildCorpus([{ url: 'https://club.example/fixtures', title: 'Fixtures', text:
+      'Our next game is against Santos on 12 March at home. Tickets go on sale a week before the game.' }]);
+    expect(checkGrounding(fixtures, 'When is the next game against Santos?').grounded).to.equal(true);
+    // A site's price is today's price: "current" needs no "now" beside it. Spanish "actual" is no English word.
+    const shop = buildCorpus([{ url: 'https://shop.example/grinder', title: 'Burr grinder', text: 'The Aurora burr grinder costs €149 and has 40 grind settings.' }]);
+    expect(checkGrounding(shop, 'What is the current price of the Aurora grinder?').grounded).to.equal(true);
+    expect(checkGrounding(shop, 'What is the actual price of the Aurora grinder?').grounded).to.equal(true);
+  });
+
+  it('answers a how-to asked with a phrasal verb where the page writes the single verb ("turn off" / "disable"), and the reverse', () => {
+    const blog = buildCorpus([{ url: 'https://blog.example/nightly', title: 'These Weeks in Firefox', text:
+      'Tab-to-search lets you search a site from the address bar. You can disable tab-to-search for one search engine by unchecking it in the search preferences.\n\n' +
+      'To turn on the new sidebar, open the settings and switch on "Show sidebar".' }]);
+    expect(checkGrounding(blog, 'How do I turn off tab-to-search for one search engine?').grounded).to.equal(true);
+    expect(checkGrounding(blog, 'How do I enable the new sidebar?').grounded).to.equal(true);
+    // Still the action asked for: "turn off" is not "delete".
+    expect(checkGrounding(blog, 'How do I delete tab-to-search for one search engine?').grounded).to.equal(false);
+  });
+
+  it('reads "what does the word X mean?" as asking for X: the meaning words only frame it', () => {
+    const story = buildCorpus([{ url: 'https://news.example/whales', title: 'Whales return to the sea', text:
+      'Volunteers helped refloat the whales at dawn.\n\n'.repeat(6) + 'Hori Parata said the whales were taonga, treasures of the Māori people, and had to be treated with respect.' }]);
+    expect(checkGrounding(story, 'What does the Māori word taonga mean?').grounded).to.equal(true);
+  });
+
+  it("answers a how-to whose action is the page's own topic ('How do I return an item?' on the demo shop's returns page)", async () => {
+    const content = await extractFromHtml(readFileSync('demo/shipping.html', 'utf8'), 'https://demo.example/demo/shipping.html', { parseHtml: parseHtmlNode });
+    const shop = buildCorpus([{ url: content!.url, title: content!.title, text: content!.text }]);
+    expect(checkGrounding(shop, 'How do I return an item?').grounded).to.equal(true);
+    expect(checkGrounding(shop, 'How do I return a car I rented?').grounded).to.equal(false);
+  });
+
+  it('refuses a question naming a model code the pages never write ("PS5" on a page about the PS4)', () => {
+    const review = buildCorpus([{ url: 'https://games.example/vr', title: 'PlayStation VR review', text:
+      'PlayStation VR plugs into a PS4 through a small processor box. Setting it up takes about ten minutes: connect the box, the camera and the headset.' }]);
+    expect(checkGrounding(review, 'How do I set up PlayStation VR on a PS4?').grounded).to.equal(true);
+    expect(checkGrounding(review, 'How do I set up PlayStation VR on a PS5?')).to.include({ grounded: false, reason: 'not_answerable' });
+    // Decades and ordinals are no model codes.
+    expect(checkGrounding(review, 'Was PlayStation VR sold in the 1990s?').reason).to.not.equal('not_answerable');
+  });
+
+  it('passes page questions in a visitor\'s words in several languages: the author, the main idea, when it was published', () => {
+    const en = buildCorpus([{ url: 'https://blog.example/tracking', title: 'Tracked without an account', text:
+      'Facebook follows people who never signed up, through buttons and pixels on other sites. We looked at what a browser sends.\n\n' +
+      'Blocking third-party cookies stops most of it, the author found after a week of tests.' }]);
+    for (const q of ["What's the main idea?", 'When was it published?', 'Who is it by?', 'What does the author recommend?', 'What is the author trying to say?', 'What is the title?', 'What happened?', 'Who is the reporter?', 'Which newspaper published this?', 'What does the review conclude?', 'Who is the reviewer?', 'What are the findings?', 'What is the experiment about?', 'Whose blog is it?', 'What are the pros and cons?']) {
+      expect(checkGrounding(en, q), q).to.include({ grounded: true, reason: 'page_question' });
+    }
+    expect(checkGrounding(en, 'What is the theme of Romeo and Juliet?').grounded, 'Romeo').to.equal(false);
+    for (const q of ['When was the Bible published?', 'What are the findings of the Mueller report?', 'What changed in Windows 11?', 'What do scientists think about Saturn?']) expect(checkGrounding(en, q).grounded, q).to.equal(false);
+    const fr = buildCorpus([{ url: 'https://journal.example/transport', title: 'Le tramway', text:
+      'La ville veut prolonger le tramway jusqu’à la gare. Le chantier doit durer deux ans et coûter 80 millions d’euros.\n\n' +
+      'Les commerçants craignent une baisse de la fréquentation pendant les travaux.' }]);
+    for (const q of ["Qui est l'auteur ?", "Que veut dire l’auteur ?", "Quel est le thème ?", "De quoi s'agit-il ?", "Que raconte l'article ?", "Quand l'article a-t-il été publié ?"]) {
+      expect(checkGrounding(fr, q), q).to.include({ grounded: true, reason: 'page_question' });
+    }
+    expect(checkGrounding(fr, "Qui est l'auteur de Madame Bovary ?").grounded).to.equal(false);
+    const de = buildCorpus([{ url: 'https://zeitung.example/bahn', title: 'Die Bahn erhöht die Preise', text:
+      'Die Deutsche Bahn erhöht im Dezember die Preise im Fernverkehr um 4,9 Prozent. Fahrgastverbände kritisieren die Erhöhung.' }]);
+    for (const q of ['Wovon handelt der Text?', 'Was berichtet die Zeitung?', 'Was ist die Kernaussage des Textes?', 'Was meint der Autor?', 'Was wird getestet?', 'Worum geht es im Test?']) expect(checkGrounding(de, q), q).to.include({ grounded: true, reason: 'page_question' });
+    const zh = buildCorpus([{ url: 'https://news.example/zh', title: '留学生活', text: '马素湘在英国剑桥大学留学两年。她说，留学最难的是语言和生活习惯。' }]);
+    for (const q of ['這篇文章是誰寫的？', '作者是誰？', '文章的主题是什么？', '这篇文章推荐什么？', '这篇新闻讲的是什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
   });
 
   it('is monotone in minMatches when given any question', () => {

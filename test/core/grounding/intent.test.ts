@@ -9,7 +9,7 @@ import type { Language } from '../../../core/text/language.js';
 function intentOf(question: string, lang: Language = 'en', names: string[] = []) {
   const res = resourcesFor(lang);
   const it = questionIntent(tokenize(question), questionLexicon(res), (w) => res.isStopword(w), new Set(names));
-  return { types: [...it.types].sort(), frame: [...it.frame], action: it.action };
+  return { types: [...it.types].sort(), frame: [...it.frame], action: it.action, alternatives: it.alternatives ?? [] };
 }
 
 describe('questionIntent', () => {
@@ -61,6 +61,12 @@ describe('questionIntent', () => {
     expect(intentOf('怎么申请剑桥大学的奖学金？', 'zh').action).to.equal('申请');
     expect(intentOf('どうやって肉を取りますか', 'ja').action).to.equal('取り');
     expect(intentOf('イヌが吠えたら肉はどうなりましたか？', 'ja').action).to.equal(null);
+    expect(intentOf('How do I turn off tab-to-search?')).to.deep.include({ action: 'turn', alternatives: ['switch', 'shut', 'disable', 'deactivate'] });
+    expect(intentOf('How can I disable cookies?').alternatives).to.include.members(['turn', 'deactivate']);
+    expect(intentOf('By what means is imperialism administered?').frame).to.not.include('means');
+    expect(intentOf('What does the word taonga mean?').frame).to.include.members(['word', 'mean']);
+    // "Where can I buy…" in Japanese: どこで (where, at) and the verb at the end.
+    expect(intentOf('イソップ童話の本はどこで買えますか？', 'ja')).to.deep.include({ types: ['howto'], action: '買' });
   });
 
   it('frames the way to reach someone ("contact", "phone number"), not who is to be reached, and asks no how-to of it', () => {

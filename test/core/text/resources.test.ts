@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { LANGUAGES } from '../../../core/text/language.js';
 import { loadLanguage } from '../../../core/text/load-language.js';
-import { installPack, isLanguageLoaded, resourcesFor, stemmerFor, unloadLanguages } from '../../../core/text/resources.js';
+// Static imports only: mocha's loader may give a dynamic import() its own copy of a module (two registries).
+import { checkGrounding } from '../../../core/grounding/index.js';
+import { PACK as full } from '../../../core/text/packs/en.js';
+import { PACK as core } from '../../../core/text/packs/en-core.js';
+import { installGroundingWords, installPack, isLanguageLoaded, resourcesFor, stemmerFor, unloadLanguages } from '../../../core/text/resources.js';
 import { QUESTION_WORDS } from '../../../core/text/question-words.js';
 import { onlyEnglish } from './only-english.js';
 
@@ -55,5 +59,28 @@ describe('resourcesFor', () => {
     unloadLanguages();
     expect(isLanguageLoaded('es')).to.equal(false);
     expect(isLanguageLoaded('en')).to.equal(true);
+  });
+
+  it("installs English without the gate's words (packs/en-core.ts is packs/en.ts without them); the gate brings them", () => {
+    expect(core.stem).to.equal(full.stem);
+    expect(core.stopwords).to.equal(full.stopwords);
+    expect(core.commonStems).to.equal(full.commonStems);
+    expect(core.grounding).to.equal(undefined);
+    expect(full.grounding?.money).to.be.a('string');
+    expect(checkGrounding).to.be.a('function'); // core/grounding is loaded (statically, above)
+    expect([...resourcesFor('en').groundingWords('money')]).to.include('price');
+  });
+
+  it('installGroundingWords replaces the lists of a language, built afresh from the new words', () => {
+    const res = resourcesFor('en');
+    try {
+      expect([...res.groundingWords('money')]).to.include('price'); // built once, cached
+      installGroundingWords('en', { money: 'zloty' });
+      expect(resourcesFor('en')).to.equal(res); // the same value: corpora built before see the words too
+      expect([...res.groundingWords('money')]).to.deep.equal(['zloty']);
+    } finally {
+      installGroundingWords('en', full.grounding!);
+    }
+    expect([...res.groundingWords('money')]).to.include('price');
   });
 });

@@ -9,10 +9,12 @@ import { pageCases, rates, squadCases, type GateCase } from '../../../scripts/ev
 // The grounding eval guarded in CI (issue 16.6): the product gate on the held-out halves of the real-page set
 // (eval/pages, 259 questions over 27 pages) and of SQuAD 2.0 (3,222 decisions over 8 articles), a few seconds.
 // SQuAD's floors are the goals of docs/grounding.md (balanced accuracy ≥ 0.92, false refusals ≤ 4 %, off-topic
-// accepted ≤ 12 %). On real pages the goals are NOT met yet (docs/grounding.md): the floors there are the measured
-// held-out level less a small margin, so that a change making the gate worse on real pages fails here.
+// accepted ≤ 12 %). On real pages held-out the goals are NOT met (docs/grounding.md: 0.883 / 7.3 % / 16.0 %): the
+// floors there are that measured level less a margin of about two points, so that a change making the gate worse on
+// real pages fails here. The development half (the gate was tuned on it, so its figures are no quality claim) is held
+// to the goals as a regression guard.
 const GOAL = { balanced: 0.92, frr: 0.04, far: 0.12 };
-const REAL_PAGES_FLOOR = { balanced: 0.85, frr: 0.10, far: 0.20 };
+const REAL_PAGES_FLOOR = { balanced: 0.86, frr: 0.095, far: 0.18 };
 
 describe('grounding quality (held-out halves)', function () {
   // The third-party evaluation data lives beside the project (../shared/eval, or KIT_SHARED_EVAL), not in it: a clone
@@ -26,10 +28,12 @@ describe('grounding quality (held-out halves)', function () {
 
   this.timeout(60_000);
   let pages: GateCase[];
+  let dev: GateCase[];
   let squad: GateCase[];
   before(async () => {
     await loadAllLanguages();
     pages = await pageCases('heldout');
+    dev = await pageCases('dev');
     squad = await squadCases('heldout');
   });
 
@@ -49,6 +53,14 @@ describe('grounding quality (held-out halves)', function () {
     expect(r.far).to.be.at.most(REAL_PAGES_FLOOR.far);
     // Far off-topic questions are refused on every page.
     expect(r.byKind['far']).to.be.at.most(0.05);
+  });
+
+  it('meets the goals on the real pages\' development half (tuned there: a regression guard, not a quality figure)', () => {
+    const r = rates(dev, (c) => checkGrounding(c.corpus, c.question).grounded);
+    expect(r.n).to.equal(264);
+    expect(r.balanced).to.be.at.least(GOAL.balanced);
+    expect(r.frr).to.be.at.most(GOAL.frr);
+    expect(r.far).to.be.at.most(GOAL.far);
   });
 });
 
