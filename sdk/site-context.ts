@@ -20,7 +20,7 @@ export const CRAWL_WORKER_FILE = 'kit-crawl-worker.js';
  * read — it only decides whether one more page fits. Requests, decoding and the IndexedDB page cache run in a worker
  * once it has started (the first requests do not wait for it; where no worker can start, all run on the main thread:
  * adapters/browser/worker-page-fetcher.ts); each page is parsed in a task of its own, and the cache's writes are
- * committed when the crawl ends, so the next page view finds them.
+ * committed before this returns, so the next page view finds them.
  */
 export async function readSite(config: KitConfig, url: string, live: SourcePage | undefined | Promise<SourcePage | undefined>, onProgress: (p: KitEvents['progress']) => void, signal: AbortSignal): Promise<{ pages: SourcePage[]; cut: { pages: number; chars: number }; pause: () => Promise<void>; yieldNow: () => Promise<void> }> {
   const inPage = withPageCache(createFetchPageFetcher());
@@ -38,9 +38,12 @@ export async function readSite(config: KitConfig, url: string, live: SourcePage 
     onProgress,
     signal,
   });
-  // Committed, not awaited: the transactions are on their way before `ready`; the corpus need not wait for the disk.
-  void fetcher.flush().then(() => fetcher.close?.());
+  // The cache's last writes are committed before `ready`: a worker's queue would die with a visitor who navigates at
+  // once, and the next page view would crawl again.
+  const flushed = fetcher.flush();
   if (config.context.scope === 'site' && !result.aborted) reportSiteDiscovery(result, config.context.sitemap, location.origin);
+  await flushed;
+  fetcher.close?.();
   // With a site to read, the work after the crawl is sliced too (issue 12: no long task).
   return { pages: result.pages, cut: { ...result.truncated }, pause: createTimeSlicer().next, yieldNow: yieldToMain };
 }
