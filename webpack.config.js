@@ -56,8 +56,8 @@ function sdk(type, mode) {
       publicPath: 'auto',
       library: esm ? { type: 'module' } : { name: 'Kit', type: 'umd', umdNamedDefine: false },
       globalObject: 'globalThis',
-      // Both SDK builds share dist/sdk: each removes only its own stale files (.js vs .mjs).
-      clean: { keep: esm ? /\.js(\.map)?$/ : /\.mjs(\.map)?$/ },
+      // Both SDK builds share dist/sdk: each removes only its own stale files (.js vs .mjs), and neither the crawl worker.
+      clean: { keep: esm ? /\.js(\.map)?$/ : /\.mjs(\.map)?$|^kit-crawl-worker\./ },
     },
     performance: { hints: false },
     // Readability ships inside the runtime chunk (sdk/readability-bundled.ts): every start reads the page with it.
@@ -73,6 +73,25 @@ function sdk(type, mode) {
       splitChunks: false,
       minimizer: [new EsbuildPlugin({ include: WEBLLM_LIBRARY, target: 'es2022', legalComments: 'eof', format: undefined }), '...'],
     },
+  };
+}
+
+/**
+ * The site crawl's fetch worker (sdk/crawl-worker.ts): one classic script beside kit.js, for both SDK builds (a blob
+ * worker imports it with importScripts; sdk/crawl.ts). A compilation of its own, so that the SDK's module ids — and
+ * kit.js's bytes — do not change with it.
+ */
+function crawlWorker(mode) {
+  return {
+    name: 'sdk-crawl-worker',
+    mode,
+    target: ['webworker', 'es2022'],
+    entry: { 'kit-crawl-worker': resolve(root, 'sdk/crawl-worker.ts') },
+    devtool: mode === 'production' ? 'source-map' : 'eval-cheap-module-source-map',
+    module: { rules: [typescript] },
+    resolve: resolveTs,
+    output: { path: resolve(root, 'dist/sdk'), filename: '[name].js', clean: false },
+    performance: { hints: false },
   };
 }
 
@@ -113,7 +132,7 @@ function server(mode) {
 
 export default async (_env, argv) => {
   const mode = argv.mode ?? 'production';
-  const configs = [sdk('umd', mode), sdk('module', mode)];
+  const configs = [sdk('umd', mode), sdk('module', mode), crawlWorker(mode)];
   if (existsSync(resolve(root, 'server/main.ts'))) configs.push(server(mode));
   // The browser extension owns its build (extension/webpack.extension.js), sharing the TypeScript rules above.
   const extension = resolve(root, 'extension/webpack.extension.js');

@@ -7,7 +7,7 @@
  *     thread and PGlite's WebAssembly memory included — beside the same server on PostgreSQL;
  * (3) restart to listening with a 1 GB data directory (built once under .tmp/bench/), after a clean stop and after
  *     SIGKILL, beside PostgreSQL.
- * Every figure is printed by this run; medians of interleaved rounds.
+ * Every figure is printed by this run; medians of interleaved rounds. BENCH_PARTS (default 1,2,3) picks parts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,6 +20,8 @@ import { postgresAvailable, startPostgres, type TestPostgres } from '../test/sup
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Which parts to run (BENCH_PARTS=2 measures memory alone), default all three. */
+const PARTS = (process.env.BENCH_PARTS ?? '1,2,3').split(',');
 const TARGET_QUERY_MS = 400;
 const GB_DIR = join(root, '.tmp/bench/kit-1gb');
 const GB = 1024 ** 3;
@@ -183,6 +185,35 @@ async function residentMemory(db: Record<string, string>, label: string): Promis
   return rows;
 }
 
+/**
+ * Idle RSS 10 s after a restart, in ROUNDS interleaved rounds per variant (one sample varies by ±20 MB with the
+ * machine's scheduling: which threads' malloc arenas keep what). Each sample: a new data directory, a first start,
+ * a clean stop, the restart. Variants: the server as started (`node dist/server/main.js`), and the same with glibc's
+ * `MALLOC_ARENA_MAX=2` in its environment (the arenas of the compile and worker threads keep ~30 MB of freed memory;
+ * docs/operations.md) — an operator's setting, not something the process can set for itself.
+ */
+async function idleRss(): Promise<string[]> {
+  const variants: Array<[string, Record<string, string>]> = [['as started', {}], ['with `MALLOC_ARENA_MAX=2`', { MALLOC_ARENA_MAX: '2' }]];
+  const samples = new Map<string, number[]>(variants.map(([v]) => [v, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [label, env] of round % 2 ? [...variants].reverse() : variants) {
+      const db = { KIT_DATA_DIR: freshDir(), ...env };
+      await (await start(mainArgs, db)).stop();
+      const server = await start(mainArgs, db);
+      try {
+        await sleep(10_000);
+        samples.get(label)!.push(memoryOf(server.child.pid!).rss);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  return variants.map(([label]) => {
+    const xs = samples.get(label)!;
+    return `| embedded, ${label}: **RSS idle 10 s after a restart, median of ${xs.length}** (range), MB | **${median(xs).toFixed(0)}** (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}) |`;
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // (3) Restart with a 1 GB data directory
 
@@ -247,14 +278,17 @@ try {
   console.log('|---|---|');
 
   // (1)
-  const pgliteDir = freshDir();
-  rows.push(...(await healthzUnderQuery({ KIT_DATA_DIR: pgliteDir }, 'embedded (PGlite worker thread)')));
-  if (pg) rows.push(...(await healthzUnderQuery({ DATABASE_URL: pg.url }, 'reference: PostgreSQL 15')));
-  for (const r of rows.splice(0)) console.log(r);
+  if (PARTS.includes('1')) {
+    const pgliteDir = freshDir();
+    rows.push(...(await healthzUnderQuery({ KIT_DATA_DIR: pgliteDir }, 'embedded (PGlite worker thread)')));
+    if (pg) rows.push(...(await healthzUnderQuery({ DATABASE_URL: pg.url }, 'reference: PostgreSQL 15')));
+    for (const r of rows.splice(0)) console.log(r);
+  }
 
   // (2)
-  rows.push(...(await residentMemory({ KIT_DATA_DIR: freshDir() }, 'embedded, `node dist/server/main.js`')));
-  if (pg) {
+  if (PARTS.includes('2')) rows.push(...(await idleRss()));
+  if (PARTS.includes('2')) rows.push(...(await residentMemory({ KIT_DATA_DIR: freshDir() }, 'embedded, `node dist/server/main.js`')));
+  if (pg && PARTS.includes('2')) {
     const name = `kit_bench_${process.pid}`;
     const admin = await createKnexDatabase({ kind: 'postgres', url: pg.url, poolMax: 1 });
     await admin.knex.raw(`create database ${name}`);
@@ -266,17 +300,19 @@ try {
   for (const r of rows.splice(0)) console.log(r);
 
   // (3)
-  await ensureGigabyteDir();
-  const size = du(GB_DIR);
-  const clean = await restartTimes({ KIT_DATA_DIR: GB_DIR }, false);
-  const crashed = await restartTimes({ KIT_DATA_DIR: GB_DIR }, true);
-  rows.push(`| embedded, data directory ${(size / GB).toFixed(2)} GB: **restart to listening after SIGTERM** (spawn → listening line; startup_ms in the log), ms | **${median(clean.listening).toFixed(0)}** (${median(clean.internal).toFixed(0)}) |`);
-  rows.push(`| embedded, same directory: restart to listening after SIGKILL (crash recovery), ms | ${median(crashed.listening).toFixed(0)} (${median(crashed.internal).toFixed(0)}) |`);
-  if (pg) {
-    const ref = await restartTimes({ DATABASE_URL: pg.url }, false);
-    rows.push(`| reference: the same server on PostgreSQL 15, restart to listening, ms | ${median(ref.listening).toFixed(0)} (${median(ref.internal).toFixed(0)}) |`);
+  if (PARTS.includes('3')) {
+    await ensureGigabyteDir();
+    const size = du(GB_DIR);
+    const clean = await restartTimes({ KIT_DATA_DIR: GB_DIR }, false);
+    const crashed = await restartTimes({ KIT_DATA_DIR: GB_DIR }, true);
+    rows.push(`| embedded, data directory ${(size / GB).toFixed(2)} GB: **restart to listening after SIGTERM** (spawn → listening line; startup_ms in the log), ms | **${median(clean.listening).toFixed(0)}** (${median(clean.internal).toFixed(0)}) |`);
+    rows.push(`| embedded, same directory: restart to listening after SIGKILL (crash recovery), ms | ${median(crashed.listening).toFixed(0)} (${median(crashed.internal).toFixed(0)}) |`);
+    if (pg) {
+      const ref = await restartTimes({ DATABASE_URL: pg.url }, false);
+      rows.push(`| reference: the same server on PostgreSQL 15, restart to listening, ms | ${median(ref.listening).toFixed(0)} (${median(ref.internal).toFixed(0)}) |`);
+    }
+    for (const r of rows.splice(0)) console.log(r);
   }
-  for (const r of rows.splice(0)) console.log(r);
   console.log(`\nLoad average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}.`);
 } finally {
   await pg?.stop();

@@ -12,7 +12,7 @@
  *     p50 ≤ 100 ms on PostgreSQL, ≤ 300 ms embedded.
  *
  * BENCH_QUESTIONS, BENCH_ROUNDS (5), BENCH_ROUND_SECONDS (6), BENCH_SECONDS (5), BENCH_NO_BUILD=1,
- * BENCH_DATABASES=postgres,pglite.
+ * BENCH_DATABASES=postgres,pglite. BENCH_QUESTIONS=0 measures (1) alone (`BENCH_QUESTIONS=0 npm run bench -- insights`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -227,6 +227,11 @@ try {
     const postmaster = location.kind === 'postgres' ? postmasterOf(new URL(location.url).port) : null;
     const cpu = () => treeCpuMs(server.pid) + (postmaster ? treeCpuMs(postmaster) : 0);
     overhead.push(...(await loggingOverhead(server, cpu, name, location.kind === 'postgres' ? location.url : null)));
+    if (QUESTIONS === 0) {
+      await server.stop();
+      loads.push(load1());
+      continue;
+    }
     const owner = await signup(server.url, 'scale');
     // PGlite is one process's database: seed it with the server stopped (the data directory is locked while it runs).
     await server.stop();
@@ -259,9 +264,11 @@ if (waitLines.length > 0) {
   console.log('|---|---|---|');
   for (const line of waitLines) console.log(line);
 }
-console.log(`\n| insights at ${QUESTIONS.toLocaleString('en-US')} logged questions (1 connection, ${SECONDS} s), p50 / p99 ms | ${scale.map(([n]) => n).join(' | ')} |`);
-console.log(`|---|${scale.map(() => '---').join('|')}|`);
-for (const [label] of QUERIES) console.log(`| ${label} | ${scale.map(([, m]) => `${fmt(m.get(label)!.p50)} / ${fmt(m.get(label)!.p99)}`).join(' | ')} |`);
-console.log(`\nSeeding ${QUESTIONS.toLocaleString('en-US')} questions (statement triggers keeping the summaries): ${scale.map(([n, , s]) => `${n} ${fmt(s, 0)} s`).join(', ')}.`);
+if (QUESTIONS > 0) {
+  console.log(`\n| insights at ${QUESTIONS.toLocaleString('en-US')} logged questions (1 connection, ${SECONDS} s), p50 / p99 ms | ${scale.map(([n]) => n).join(' | ')} |`);
+  console.log(`|---|${scale.map(() => '---').join('|')}|`);
+  for (const [label] of QUERIES) console.log(`| ${label} | ${scale.map(([, m]) => `${fmt(m.get(label)!.p50)} / ${fmt(m.get(label)!.p99)}`).join(' | ')} |`);
+  console.log(`\nSeeding ${QUESTIONS.toLocaleString('en-US')} questions (statement triggers keeping the summaries): ${scale.map(([n, , s]) => `${n} ${fmt(s, 0)} s`).join(', ')}.`);
+}
 console.log(`Machine: load average (1 min) ${loads.join(' → ')}.`);
 process.exit(0);

@@ -20,5 +20,5 @@ const sources = Math.max(...['sdk', 'core', 'adapters/browser', 'adapters/remote
 if (existsSync(target) && statSync(target).mtimeMs >= sources) process.exit(0);
 // stderr only: `npm start`'s stdout is the server's JSON log.
 console.error('kit: building the SDK bundle for the demo (first start takes a minute)…');
-const r = spawnSync(process.execPath, [join(root, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production', '--config-name', 'sdk-umd', '--config-name', 'sdk-module'], { cwd: root, stdio: ['ignore', 2, 2] });
+const r = spawnSync(process.execPath, [join(root, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production', '--config-name', 'sdk-umd', '--config-name', 'sdk-module', '--config-name', 'sdk-crawl-worker'], { cwd: root, stdio: ['ignore', 2, 2] });
 process.exit(r.status ?? 1);

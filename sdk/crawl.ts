@@ -2,7 +2,8 @@
 export { crawlSite } from '../core/crawl/index.js';
 export { extractFromHtml } from '../adapters/browser/extract-from-html.js';
 export { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
-export { withPageCache } from '../adapters/browser/idb-page-cache.js';
+export { withPageCache, type CachedPageFetcher } from '../adapters/browser/idb-page-cache.js';
+export { createWorkerPageFetcher } from '../adapters/browser/worker-page-fetcher.js';
 export { pageLinks } from '../adapters/browser/page-links.js';
 export { reportSiteDiscovery } from './site-discovery.js';
 export { createTimeSlicer, yieldToMain } from '../adapters/browser/yield-to-main.js';

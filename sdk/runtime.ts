@@ -269,23 +269,29 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   // The crawl's chunk downloads while the live page is read: its latency overlaps the work instead of following it.
   const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './site-context.js') : null;
   crawlChunk?.catch(() => {}); // awaited below; an early failure must not be reported as unhandled
+  const reading = extractMainContent(document, url).then((main): SourcePage | undefined =>
+    (main.text.trim() ? { url, title: main.title || document.title, text: main.text.slice(0, config.context.maxCharsPerPage) } : undefined));
   let live: SourcePage | undefined;
-  try {
-    const main = await extractMainContent(document, url);
-    if (main.text.trim()) live = { url, title: main.title || document.title, text: main.text.slice(0, config.context.maxCharsPerPage) };
-  } catch (err) {
-    if (config.context.scope === 'page') throw new KitError('context_unavailable', 'This page has no readable text.', { cause: err });
-  }
-  let pages: SourcePage[] = live ? [live] : [];
+  let pages: SourcePage[] = [];
   let cut = { pages: 0, chars: 0 };
   // With a site to read, the work is sliced (issue 12: no long task): the crawl and the helpers come with the crawl's
   // chunk (sdk/site-context.ts), so a page-context assistant (one page, a few milliseconds of work) loads none of it.
   let pause: (() => Promise<void>) | null = null;
   let yieldNow: () => Promise<void> = () => Promise.resolve();
   if (config.context.scope !== 'page') {
-    const site = await (await crawlChunk!).readSite(config, url, live, (p) => emit('progress', p), signal);
+    // The crawl starts while the live page is still being read (sdk/site-context.ts).
+    const livePage = reading.catch(() => undefined);
+    const site = await (await crawlChunk!).readSite(config, url, livePage, (p) => emit('progress', p), signal);
     ({ pages, cut, pause, yieldNow } = site);
-  } else if (live && live.text.length >= config.context.maxCharsPerPage) {
+  } else {
+    try {
+      live = await reading;
+    } catch (err) {
+      throw new KitError('context_unavailable', 'This page has no readable text.', { cause: err });
+    }
+    if (live) pages = [live];
+  }
+  if (live && live.text.length >= config.context.maxCharsPerPage) {
     cut = { pages: 0, chars: Math.max(0, (document.body?.innerText.length ?? 0) - live.text.length) };
   }
   if (pages.length === 0) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');

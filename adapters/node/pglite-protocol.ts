@@ -16,6 +16,11 @@ export interface PgliteWorkerInit {
 /** A request from the server's thread. */
 export type ToWorker =
   | { readonly type: 'query'; readonly id: number; readonly sql: string; readonly params: readonly unknown[]; readonly rowMode?: 'array' | 'object' }
+  /**
+   * One self-contained statement as a NAMED prepared statement of the worker's session: parsed and planned on its
+   * first use under `name`, then only bound and executed (the same `name` must always carry the same `sql`).
+   */
+  | { readonly type: 'prepared'; readonly id: number; readonly name: string; readonly sql: string; readonly params: readonly unknown[] }
   | { readonly type: 'close'; readonly id: number };
 
 /** An error as it crosses threads: the message and PostgreSQL's fields (code, constraint, detail, …). */

@@ -141,8 +141,20 @@ export class PgliteWorkerClient {
    * inside a knex transaction on the same database (it would wait for itself).
    */
   async queryAutocommit(sql: string, params: readonly unknown[] = []): Promise<WireResults> {
+    return this.#autocommit({ type: 'query', id: 0, sql, params: [...params] });
+  }
+
+  /**
+   * {@link queryAutocommit} as a named prepared statement of the worker's session: Postgres parses and plans `sql`
+   * once per worker thread, then each call only binds and executes it. One `name` must always carry the same `sql`
+   * (version the name when the text changes). For the hot statements of every chat.
+   */
+  async queryPrepared(name: string, sql: string, params: readonly unknown[] = []): Promise<WireResults> {
+    return this.#autocommit({ type: 'prepared', id: 0, name, sql, params: [...params] });
+  }
+
+  async #autocommit(message: ToWorker): Promise<WireResults> {
     await this.#whenReady();
-    const message: ToWorker = { type: 'query', id: 0, sql, params: [...params] };
     if (!this.#inTransaction) return (await this.#send(message)) as WireResults;
     return (await new Promise<unknown>((resolve, reject) => this.#held.push(() => this.#send(message).then(resolve, reject)))) as WireResults;
   }

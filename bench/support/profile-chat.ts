@@ -3,7 +3,10 @@
  * PGlite, driven by autocannon in its own process (POST /v1/chat, the chat benchmark's body), then the CPU profile
  * summarised: idle share, self time by package/file and the top functions. A diagnostic, not a benchmark figure.
  *
- *   npx tsx bench/support/profile-chat.ts [pg|pglite] [seconds] [stream]
+ *   npx tsx bench/support/profile-chat.ts [pg|pglite] [seconds] [stream|json] [off|redacted|full]
+ *
+ * The fourth argument sets the organisation's question logging (default off): where logging's cost goes. The PGlite
+ * worker thread writes its own profile beside the main thread's (both are summarised).
  *
  * With 0 seconds it profiles the start alone (spawn → listening, then a clean stop): what a restart spends.
  *
@@ -12,6 +15,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createKnexDatabase } from '../../adapters/node/knex-database.js';
 import { startPostgres } from '../../test/support/postgres.js';
 import { autocannon, load1, startServer } from './load.js';
 import { seedBenchOrg } from './seed.js';
@@ -19,19 +23,32 @@ import { seedBenchOrg } from './seed.js';
 const kind = process.argv[2] === 'pglite' ? 'pglite' : 'pg';
 const seconds = Number(process.argv[3] ?? 10);
 const stream = process.argv[4] === 'stream';
+const logging = (['redacted', 'full'] as const).find((m) => m === process.argv[5]) ?? 'off';
 const root = new URL('../..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'kit-profile-'));
 const SOURCE_TEXT = ('The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month and adds roles, audit logs and single sign-on. '
   + 'Every plan includes email support; Team adds a shared inbox. Annual billing saves two months. Prices exclude VAT, which is added at checkout for customers in the EU. '
   + 'You can cancel at any time from the billing page; the plan stays active until the end of the paid period. Refunds are prorated for annual plans cancelled within 30 days. ')
   .repeat(2).slice(0, 800);
-const body = JSON.stringify({ messages: [{ role: 'user', content: 'How much does the Pro plan cost per month?' }], sources: [{ url: 'https://shop.example.com/pricing', title: 'Pricing', text: SOURCE_TEXT }], stream });
+// The logging benchmark's question (an address to mask) and page (a query string to drop), whatever the logging mode.
+const body = JSON.stringify({
+  messages: [{ role: 'user', content: 'How much does the Pro plan cost per month? Mail me at jane@example.org' }],
+  sources: [{ url: 'https://shop.example.com/pricing', title: 'Pricing', text: SOURCE_TEXT }],
+  stream,
+  page_url: 'https://shop.example.com/pricing?utm_source=bench',
+  conversation_id: 'cnv_bench',
+});
 const PLAN_LIMITS = JSON.stringify({ business: { requests_per_minute: 1_000_000, org_requests_per_minute: 10_000_000, monthly_tokens: 1e15 } });
 
 const pg = kind === 'pg' ? await startPostgres() : null;
 try {
   const location = pg ? { kind: 'postgres' as const, url: pg.url } : { kind: 'pglite' as const, dataDir: join(work, 'pglite') };
   const org = await seedBenchOrg(location);
+  if (logging !== 'off') {
+    const db = await createKnexDatabase(location);
+    await db.knex('question_logging').insert({ org_id: org.orgId, mode: logging, version: 1, updated_at: new Date() });
+    await db.close();
+  }
   const profDir = join(work, 'prof');
   const env: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', KIT_DEMO: 'false', NODE_ENV: 'production', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', KIT_PLAN_LIMITS: PLAN_LIMITS };
   if (pg) env.DATABASE_URL = pg.url;
@@ -41,7 +58,7 @@ try {
   if (seconds > 0) {
     await autocannon({ ...opts, seconds: 2 });
     const r = await autocannon({ ...opts, seconds });
-    console.log(`${kind}${stream ? ' streamed' : ''}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}; load ${load1()}`);
+    console.log(`${kind}${stream ? ' streamed' : ''}, logging ${logging}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}; load ${load1()}`);
   } else {
     const started = /"startup_ms":(\d+)/.exec(readFileSync(join(work, 'server.log'), 'utf8'));
     console.log(`${kind}: start to listening ${started?.[1] ?? '?'} ms (the server's startup_ms); load ${load1()}`);
@@ -63,7 +80,7 @@ try {
       for (const [id, us] of self ?? []) {
         if (byId.get(id)!.callFrame.functionName !== name) continue;
         const chain: string[] = [];
-        for (let p = parent.get(id); p !== undefined && chain.length < 4; p = parent.get(p)) chain.push(label(p));
+        for (let p = parent.get(id); p !== undefined && chain.length < Number(process.env.CALLER_DEPTH ?? 4); p = parent.get(p)) chain.push(label(p));
         const key = chain.join(' < ');
         out.set(key, (out.get(key) ?? 0) + us);
       }

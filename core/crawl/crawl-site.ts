@@ -31,26 +31,40 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   if (origin === null) throw new TypeError('crawlSite: pageUrl must be an absolute http(s) URL.');
   const pageUrl = normalizeUrl(options.pageUrl)!;
   const log = new CrawlLog(limits.maxSkippedListed);
-  const liveUrl = options.livePage ? normalizeUrl(options.livePage.url, pageUrl) ?? pageUrl : null;
-  const live = options.livePage && liveUrl !== null && options.livePage.text.trim() !== '' ? { ...options.livePage, url: liveUrl } : null;
-  if (options.livePage && live === null) log.skip(liveUrl!, 'empty');
+  // The live page may still be being read (a promise): the crawl plans and starts fetching meanwhile, as if it will
+  // have text, and makes room for one more page if it has none.
+  const given = options.livePage;
+  const maxPages = Math.min(context.maxPages, MAX_PAGES);
+  // With maxPages 1 the live page decides whether anything is fetched at all: it is awaited first.
+  const pendingLive = isPromiseLike<SourcePage | undefined>(given) && maxPages > 1 ? given : null;
+  const liveUrl = isPromiseLike(given) ? pageUrl : given ? normalizeUrl(given.url, pageUrl) ?? pageUrl : null;
+  let live = null as SourcePage | null;
+  let liveKnown = false;
+  const settleLive = (page: SourcePage | undefined) => {
+    live = page && page.text.trim() !== '' ? { ...page, url: liveUrl! } : null;
+    if (page && live === null) log.skip(liveUrl!, 'empty');
+    liveKnown = true;
+  };
+  if (!pendingLive) settleLive(isPromiseLike<SourcePage | undefined>(given) ? await Promise.resolve(given).catch(() => undefined) : given);
+  const target = () => Math.max(0, maxPages - (live || !liveKnown ? 1 : 0));
 
-  const target = Math.max(0, Math.min(context.maxPages, MAX_PAGES) - (live ? 1 : 0));
   // With no page left to fetch (maxPages 1 and the live page), even the sitemap is not worth a request.
-  const plan = target === 0 ? { urls: [], sources: [] } : await planCrawl({
+  const plan = target() === 0 ? { urls: [], sources: [] } : await planCrawl({
     pageUrl, origin, context, fetcher: options.fetcher, limits, log, liveUrl, signal, ...(options.pageLinks && { links: options.pageLinks }),
   });
   const candidates = plan.urls;
 
   const fetched: Fetched[] = [];
   const seenFinal = new Set<string>(liveUrl !== null ? [liveUrl] : []);
-  let keptChars = live ? Math.min(live.text.length, context.maxCharsPerPage) : 0;
+  let keptChars = 0;
+  // Until the live page is read, it counts as a full page against the corpus cap (never a request more than with it).
+  const liveChars = () => (!liveKnown ? context.maxCharsPerPage : live ? Math.min(live.text.length, context.maxCharsPerPage) : 0);
   let next = 0;
   let inFlight = 0;
   let loaded = 0;
-  let total = Math.min(candidates.length, target);
+  let total = Math.min(candidates.length, target());
   const progress = () => {
-    total = Math.max(total, loaded + inFlight);
+    total = Math.max(total, loaded + inFlight + queue.length + (extracting ? 1 : 0));
     if (options.onProgress) {
       try {
         options.onProgress({ phase: 'crawl', loaded, total });
@@ -60,20 +74,25 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     }
   };
 
-  const fetchOne = async (index: number): Promise<void> => {
+  /** A fetched page waiting for the extractor. */
+  interface Loaded { readonly index: number; readonly url: string; readonly finalUrl: string; readonly contentType: string; readonly text: string }
+  const fetchOne = async (index: number): Promise<Loaded | undefined> => {
     const url = candidates[index]!;
     log.requests++;
     const result = await fetchWithDeadline(options.fetcher, {
       url, timeoutMs: context.fetchTimeoutMs, credentials: context.credentials, maxBytes: limits.maxPageBytes, accept: 'html',
     }, signal);
-    if (!result.ok) return log.skip(url, result.code);
+    if (!result.ok) return void log.skip(url, result.code);
     const response = result.value;
     const finalUrl = normalizeUrl(response.url);
-    if (finalUrl === null || new URL(finalUrl).origin !== origin) return log.skip(url, 'redirected_cross_origin');
-    if (response.status < 200 || response.status > 299) return log.skip(url, 'http_error', response.status);
+    if (finalUrl === null || new URL(finalUrl).origin !== origin) return void log.skip(url, 'redirected_cross_origin');
+    if (response.status < 200 || response.status > 299) return void log.skip(url, 'http_error', response.status);
     // A same-origin redirect may land on a page another entry already produced.
-    if (finalUrl !== url && seenFinal.has(finalUrl)) return log.skip(url, 'duplicate');
-    const extracted = await readPage(response.contentType, response.text, finalUrl, options.extract);
+    if (finalUrl !== url && seenFinal.has(finalUrl)) return void log.skip(url, 'duplicate');
+    return { index, url, finalUrl, contentType: response.contentType, text: response.text };
+  };
+  const extractOne = async ({ index, url, finalUrl, contentType, text: body }: Loaded): Promise<void> => {
+    const extracted = await readPage(contentType, body, finalUrl, options.extract);
     if (typeof extracted === 'string') return log.skip(url, extracted);
     if (seenFinal.has(finalUrl)) return log.skip(url, 'duplicate');
     seenFinal.add(finalUrl);
@@ -82,25 +101,59 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     fetched.push({ index, page: { url: finalUrl, title: extracted.title || titleFromUrl(finalUrl), text }, cut });
   };
 
+  // Fetching and extracting are pipelined: a fetch slot is free again as soon as its response is read, and fetched
+  // pages wait in `queue` for the extractor, one at a time (it is the page's main thread). At most `concurrency`
+  // requests are ever in flight. A page is launched ahead of the extractor only when the pages waiting for it could
+  // not fill the corpus even at maxCharsPerPage each — so the pages requested are exactly those a crawl that
+  // extracts each page before launching the next would request.
+  const queue: Loaded[] = [];
+  let extracting = false;
+  const waiting = () => queue.length + (extracting ? 1 : 0);
   await new Promise<void>((resolve) => {
-    const canLaunch = () => !signal?.aborted && next < candidates.length && fetched.length + inFlight < target
-      && keptChars < context.maxCorpusChars && inFlight < context.concurrency;
+    const canLaunch = () => !signal?.aborted && next < candidates.length && fetched.length + inFlight + waiting() < target()
+      && keptChars + liveChars() + waiting() * context.maxCharsPerPage < context.maxCorpusChars && inFlight < context.concurrency;
+    const done = () => {
+      loaded++;
+      progress();
+      pump();
+    };
+    const drain = () => {
+      if (extracting || queue.length === 0) return;
+      extracting = true;
+      const page = queue.shift()!;
+      extractOne(page)
+        .catch(() => log.skip(page.url, 'extract_failed'))
+        .finally(() => {
+          extracting = false;
+          done();
+          drain();
+        });
+    };
     const pump = () => {
       while (canLaunch()) {
         const index = next++;
         inFlight++;
         fetchOne(index)
-          .catch(() => log.skip(candidates[index]!, 'extract_failed'))
-          .finally(() => {
+          .catch(() => void log.skip(candidates[index]!, 'network'))
+          .then((page) => {
             inFlight--;
-            loaded++;
-            progress();
+            if (page) {
+              queue.push(page);
+              drain();
+            } else {
+              done();
+            }
             pump();
           });
       }
-      if (inFlight === 0) resolve();
+      if (inFlight === 0 && waiting() === 0 && liveKnown) resolve();
     };
     progress();
+    // Fetching starts with the plan; the live page, once read, only decides whether one more page fits.
+    pendingLive?.then(settleLive, () => settleLive(undefined)).then(() => {
+      total = Math.max(total, Math.min(candidates.length, target()));
+      pump();
+    });
     pump();
   });
 
@@ -132,6 +185,10 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     }
   }
   return { pages, truncated: { pages: truncatedPages, chars: truncatedChars }, skipped: log.skipped, counts: log.counts, requests: log.requests, sources: plan.sources, aborted };
+}
+
+function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 function cutLive(page: SourcePage, max: number): { page: SourcePage; cut: number } {

@@ -60,8 +60,12 @@ export interface CrawlOptions {
   readonly context: ContextConfig;
   readonly fetcher: PageFetcherPort;
   readonly extract: ExtractHtml;
-  /** The page itself, already extracted from the live DOM: first in the corpus and never fetched. */
-  readonly livePage?: SourcePage;
+  /**
+   * The page itself, extracted from the live DOM: first in the corpus and never fetched. May be a promise (the host
+   * still reading it, at `pageUrl`; undefined when it has no text): the crawl plans and fetches meanwhile, and fetches
+   * one page more if it turns out to have no text.
+   */
+  readonly livePage?: SourcePage | PromiseLike<SourcePage | undefined>;
   /**
    * The live page's links (hrefs, absolute or relative, in document order). With `context: 'site'`, the candidates of
    * last resort when neither the sitemap nor robots.txt lists a page; other origins and file links are dropped.

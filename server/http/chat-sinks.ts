@@ -57,6 +57,9 @@ export interface SseSinkOptions {
  * for `writeStallMs` loses the stream (issue #11.6). At most one drain wait is armed at a time, whatever the number
  * of writes and keep-alives queued behind it, so a stalled socket collects no listeners.
  */
+/** Longest time a stream's `done` event waits for the end of the response to leave with it. */
+const DONE_HOLD_MS = 50;
+
 export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
   const res = ctx.res;
   const gone = clientGone(ctx);
@@ -97,16 +100,26 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
   };
   const writable = (): boolean => !res.destroyed && !res.writableEnded;
   let corked = false;
-  // What is written in one tick — the headers, `start` and an engine's word deltas — leaves in one packet, not one
-  // syscall each.
+  // What is written in one turn of the event loop — the headers, `start` and an engine's deltas and citations that
+  // arrive without waiting for I/O — leaves in one packet, not one syscall each. (A tick was not enough: each event
+  // is written after an `await`, so a microtask later than a nextTick — one packet per event.) An engine streaming
+  // from the network gets one packet per chunk it receives, sent at the end of that loop turn.
   const coalesce = (): void => {
     if (corked) return;
     corked = true;
     res.cork();
-    process.nextTick(() => {
+    setImmediate(() => {
       corked = false;
       res.uncork();
     });
+  };
+  /** The timer of a `done` event held back for the end of the response (see `send`). */
+  let heldDone: NodeJS.Timeout | null = null;
+  const releaseDone = (): void => {
+    if (heldDone === null) return;
+    clearTimeout(heldDone);
+    heldDone = null;
+    res.uncork();
   };
   const write = async (text: string): Promise<void> => {
     while (draining) await draining; // keep events in order behind a pending drain
@@ -131,13 +144,24 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
     },
     async send(event) {
       id += 1;
+      if (event.type === 'done' && writable() && draining === null) {
+        // The last event waits (corked) for the end of the response, which follows once the chat is metered:
+        // `done` and the stream's end leave in one packet instead of two. Bounded: if metering is slow, it leaves
+        // after DONE_HOLD_MS on its own.
+        res.cork();
+        heldDone = setTimeout(releaseDone, DONE_HOLD_MS);
+        heldDone.unref();
+        res.write(encodeSseJson(event.type, id, eventData(event, options.requestId)));
+        return;
+      }
       await write(encodeSseJson(event.type, id, eventData(event, options.requestId)));
     },
     async end() {
       clearInterval(keepAlive);
-      if (res.destroyed || res.writableEnded || ctx.respond !== false) return;
+      if (res.destroyed || res.writableEnded || ctx.respond !== false) return releaseDone();
       while (draining) await draining;
-      if (!writable()) return;
+      if (!writable()) return releaseDone();
+      if (heldDone !== null) clearTimeout(heldDone), (heldDone = null); // res.end() flushes it with the last chunk
       res.end();
       if (res.writableFinished) return;
       // The last bytes may still sit in a buffer the client does not read: give it the same bound, then cut.

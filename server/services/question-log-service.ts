@@ -21,9 +21,13 @@ export const newQuestionId = (): string => `qst_${randomBase62(24)}`;
 
 /**
  * The write side of the question log (issue 13 §2; STYLE.md: "insights are a service over a QuestionLogPort, written on
- * the chat path without blocking it"). `report` only queues; a timer (KIT_QUESTION_LOG_FLUSH_MS) redacts the batch with
+ * the chat path without blocking it"). `report` only queues; a timer (KIT_QUESTION_LOG_FLUSH_MS after the first
+ * question queued since the last write started, or at once when BATCH are queued) takes ONE batch, redacts it with
  * core's redactor (secrets and personal data, always, in both logging modes), drops the page's query string unless the
  * organisation keeps it, and writes counts (always) and questions (when the organisation logs them) in two statements.
+ * Questions that arrive while a batch is being written wait for the next timer: under load the log costs two
+ * statements per interval (each with its triggers), not two per handful of chats — on the embedded database every
+ * statement is a turn of its one worker thread, shared with every chat's admission and settlement.
  * A database outage costs log rows, never answers: the queue is bounded (KIT_QUESTION_LOG_QUEUE_MAX, oldest dropped).
  */
 @injectable()
@@ -116,9 +120,25 @@ export class QuestionLogService {
     }
     this.#timer = setTimeout(() => {
       this.#timer = null;
-      void this.flush();
+      this.#flushOne();
     }, ms);
     this.#timer.unref();
+  }
+
+  /** The timer's flush: one batch, behind any write under way; what is left waits for the next timer. */
+  #flushOne(): void {
+    this.#flushing = this.#flushing.then(async () => {
+      if (this.#queue.length === 0 && this.#counts.length === 0) return;
+      const batch = this.#queue.splice(0, BATCH);
+      const counts = this.#counts.splice(0, BATCH);
+      try {
+        await this.#write(batch, counts);
+      } catch (err) {
+        this.logger.warn({ err: { message: (err as Error).message }, questions: batch.length }, 'could not write the question log; dropping this batch');
+      }
+      if (this.#queue.length >= BATCH || this.#counts.length >= BATCH) this.#schedule(0);
+      else if (this.#queue.length > 0 || this.#counts.length > 0) this.#schedule(this.config.insights.logFlushMs);
+    });
   }
 
   async #write(batch: readonly QuestionReport[], reportedCounts: readonly QuestionCount[]): Promise<void> {

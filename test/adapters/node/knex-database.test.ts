@@ -103,6 +103,48 @@ describe('createKnexDatabase (embedded PGlite in a worker thread)', function () 
     expect(Number((await db.knex('items').where('name', 'like', 'ac-%').count('* as n'))[0]!.n)).to.equal(20);
   });
 
+  it('runs named prepared statements like query(): same rows and types, errors with their fields, never inside an open transaction, and again after a restart', async () => {
+    const worker = db.embedded!;
+    const at = new Date('2026-05-06T07:08:09.010Z');
+    const upsert = 'insert into items (id, name, at, meta, n) values ($1, $2, $3, $4, $5) on conflict (id) do update set n = items.n + 1 returning id, name, at, meta, n';
+    const first = await worker.queryPrepared('test_upsert_v1', upsert, [200, 'prepared', at, JSON.stringify({ k: ['v'] }), 2 ** 40]);
+    const plain = await worker.queryAutocommit(upsert, [200, 'prepared', at, JSON.stringify({ k: ['v'] }), 0]);
+    const again = await worker.queryPrepared('test_upsert_v1', upsert, [200, 'prepared', at, JSON.stringify({ k: ['v'] }), 0]);
+    expect(first.rows).to.deep.equal([{ id: 200, name: 'prepared', at, meta: { k: ['v'] }, n: 2 ** 40 }]);
+    expect(again.rows).to.deep.equal([{ ...first.rows[0] as object, n: 2 ** 40 + 2 }]);
+    expect(again.fields).to.deep.equal(plain.fields);
+    // Arrays and nulls bind as query() binds them.
+    const arrays = await worker.queryPrepared('test_arrays_v1', 'select * from unnest(cast($1 as int[]), cast($2 as text[])) as v(a, b)', [[1, 2], ['x', null]]);
+    expect(arrays.rows).to.deep.equal([{ a: 1, b: 'x' }, { a: 2, b: null }]);
+    // An error keeps PostgreSQL's fields, and the statement (and the session) still work afterwards.
+    const err = await worker.queryPrepared('test_insert_v1', 'insert into items (id, name) values ($1, $2)', [201, 'prepared']).then(() => null, (e: unknown) => e);
+    expect(isUniqueViolation(err, 'items_name_key')).to.equal(true);
+    await worker.queryPrepared('test_insert_v1', 'insert into items (id, name) values ($1, $2)', [201, 'prepared 201']);
+    const bad = await worker.queryPrepared('test_bad_v1', 'select * from no_such_table where id = $1', [1]).then(() => null, (e: unknown) => e);
+    expect((bad as { code?: string }).code).to.equal('42P01');
+    expect(await db.knex('items').where({ id: 201 }).first('name')).to.deep.equal({ name: 'prepared 201' });
+    // Sent while a transaction is open: it waits for the end instead of joining it.
+    let done = false;
+    let pending: Promise<unknown> | undefined;
+    await db.knex.transaction(async (trx) => {
+      await trx('items').insert({ id: 202, name: 'inside' });
+      pending = worker.queryPrepared('test_insert_v1', 'insert into items (id, name) values ($1, $2)', [203, 'prepared 203']).then(() => (done = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(done, 'ran inside the open transaction').to.equal(false);
+      await trx.rollback();
+    }).catch(() => undefined);
+    await pending;
+    expect(await db.knex('items').whereIn('id', [202, 203]).pluck('name')).to.deep.equal(['prepared 203']);
+    // Interleaved with query() and knex's session under concurrency: every statement runs whole.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? worker.queryPrepared('test_insert_v1', 'insert into items (id, name) values ($1, $2)', [300 + i, `p-${i}`]) : i % 3 === 1 ? worker.queryAutocommit('insert into items (id, name) values ($1, $2)', [300 + i, `p-${i}`]) : db.knex('items').insert({ id: 300 + i, name: `p-${i}` }))));
+    expect(Number((await db.knex('items').where('name', 'like', 'p-%').count('* as n'))[0]!.n)).to.equal(30);
+    // A new worker thread (new session) prepares the statement again on first use.
+    await worker.crash();
+    await new Promise((r) => setTimeout(r, 50));
+    const after = await worker.queryPrepared('test_upsert_v1', upsert, [200, 'prepared', at, null, 0]);
+    expect(after.rows[0]).to.include({ id: 200, n: 2 ** 40 + 3 });
+  });
+
   it('when the thread dies: pending queries fail as unavailable, an open transaction is lost, and the database comes back with its committed data', async () => {
     const worker = db.embedded!;
     const generation = worker.generation;

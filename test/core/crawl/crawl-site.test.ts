@@ -246,6 +246,33 @@ describe('crawlSite', () => {
     expect(result.pages.map((p) => p.url)).to.deep.equal(Array.from({ length: 12 }, (_, i) => `${O}/p${i}`));
   });
 
+  it('keeps fetching while pages wait for a slow extractor, never over `concurrency` requests, same corpus', async () => {
+    const routes = { ...site(8), [`${O}/sitemap.xml`]: xml(urlset(Array.from({ length: 8 }, (_, i) => `/p${i}`))) };
+    const fetcher = new FakePageFetcher(routes, { delayMs: 2 });
+    const requestedAtExtraction: number[] = [];
+    const slowExtract = async (h: string) => {
+      requestedAtExtraction.push(fetcher.requests.length - 1); // pages requested so far (not the sitemap)
+      await new Promise((r) => setTimeout(r, 15));
+      return tagStripExtract(h);
+    };
+    const result = await crawl(fetcher, context({ concurrency: 2 }), { extract: slowExtract });
+    expect(fetcher.maxInFlight).to.equal(2);
+    // Extracting page 3 while pages beyond the 2 slots of a fetch-then-extract crawl were already requested.
+    expect(requestedAtExtraction[2]).to.be.at.least(5);
+    const plain = await crawl(new FakePageFetcher(routes), context({ concurrency: 2 }));
+    expect(result).to.deep.equal(plain);
+  });
+
+  it('requests no page past the corpus cap while pages wait for the extractor', async () => {
+    const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(' ');
+    const fetcher = new FakePageFetcher(Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((k) => [`${O}/${k}`, { body: html(k, words(100, `${k}word`)) }])));
+    const slowExtract = async (h: string) => { await new Promise((r) => setTimeout(r, 10)); return tagStripExtract(h); };
+    const result = await crawl(fetcher, context({ scope: 'urls', sitemap: null, urls: ['/a', '/b', '/c', '/d', '/e'], maxCharsPerPage: 300, maxCorpusChars: 700, concurrency: 2 }), { extract: slowExtract });
+    expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/a`, `${O}/b`]);
+    // c and d: launched by the two slots while the corpus held less than the cap (as without pipelining); e never.
+    expect(fetcher.requests.map((r) => r.url)).to.not.include(`${O}/e`);
+  });
+
   it('gives up on a fetch after fetchTimeoutMs and goes on with the others', async () => {
     const fetcher = new FakePageFetcher({ ...site(2), [`${O}/slow`]: () => new Promise(() => {}) });
     const started = Date.now();
@@ -340,6 +367,38 @@ describe('crawlSite', () => {
     await crawl(fetcher, context({ credentials: 'same-origin', fetchTimeoutMs: 1234 }), { limits: { maxPageBytes: 777 } });
     expect(fetcher.requests.map((r) => [r.credentials, r.timeoutMs, r.accept])).to.deep.equal([['same-origin', 1234, 'xml'], ['same-origin', 1234, 'html']]);
     expect(fetcher.requests[1]!.maxBytes).to.equal(777);
+  });
+
+  describe('with the live page still being read (a promise)', () => {
+    const later = <T>(value: T, ms: number) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+    const routes = () => ({ ...site(5), [`${O}/sitemap.xml`]: xml(urlset(Array.from({ length: 5 }, (_, i) => `/p${i}`))) });
+
+    it('plans and fetches meanwhile, and gives the same corpus as with the page in hand', async () => {
+      const fetcher = new FakePageFetcher(routes());
+      let requestsBeforeLive = -1;
+      const livePage = later({ url: PAGE, title: 'Start', text: 'Live.' }, 30).then((p) => { requestsBeforeLive = fetcher.requests.length; return p; });
+      const pending = await crawl(fetcher, context({ maxPages: 4 }), { livePage });
+      const inHand = await crawl(new FakePageFetcher(routes()), context({ maxPages: 4 }), { livePage: { url: PAGE, title: 'Start', text: 'Live.' } });
+      expect(requestsBeforeLive).to.equal(4); // the sitemap and 3 pages, none waiting for the live page
+      expect(pending).to.deep.equal(inHand);
+      expect(pending.pages.map((p) => p.url)).to.deep.equal([PAGE, `${O}/p0`, `${O}/p1`, `${O}/p2`]);
+    });
+
+    it('fetches one page more when the live page turns out to have no text', async () => {
+      const fetcher = new FakePageFetcher(routes());
+      const result = await crawl(fetcher, context({ maxPages: 4 }), { livePage: later(undefined, 30) });
+      expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/p0`, `${O}/p1`, `${O}/p2`, `${O}/p3`]);
+      const blank = await crawl(new FakePageFetcher(routes()), context({ maxPages: 4 }), { livePage: later({ url: PAGE, title: 'S', text: '  ' }, 5) });
+      expect(blank.pages).to.have.length(4);
+      expect(blank.skipped).to.deep.equal([{ url: PAGE, reason: 'empty' }]);
+    });
+
+    it('waits for it when maxPages is 1, and makes no request when it has text', async () => {
+      const fetcher = new FakePageFetcher(routes());
+      const result = await crawl(fetcher, context({ maxPages: 1 }), { livePage: later({ url: PAGE, title: 'S', text: 'Live text.' }, 10) });
+      expect(fetcher.requests).to.deep.equal([]);
+      expect(result.pages.map((p) => p.url)).to.deep.equal([PAGE]);
+    });
   });
 
   it('throws only when the page URL itself is not http(s)', async () => {

@@ -106,3 +106,92 @@ describe('createSseSink', () => {
     expect(res.destroyed).to.equal(true);
   });
 });
+
+/** A response that records what leaves together: writes while corked are one packet, flushed by uncork or end. */
+class PacketResponse extends EventEmitter {
+  readonly packets: string[][] = [];
+  #buffer: string[] = [];
+  #corked = 0;
+  destroyed = false;
+  writableEnded = false;
+  writableFinished = false;
+  writeHead(): void {
+    this.#buffer.push('headers');
+  }
+  flushHeaders(): void {
+    if (this.#corked === 0) this.#flush();
+  }
+  cork(): void {
+    this.#corked++;
+  }
+  uncork(): void {
+    if (this.#corked > 0 && --this.#corked === 0) this.#flush();
+  }
+  write(text: string): boolean {
+    this.#buffer.push(/^event: (\w+)/.exec(text)?.[1] ?? 'comment');
+    if (this.#corked === 0) this.#flush();
+    return true;
+  }
+  end(): void {
+    // As http.OutgoingMessage.end: the last chunk goes with whatever is corked.
+    this.#buffer.push('end');
+    this.#corked = 0;
+    this.#flush();
+    this.writableEnded = true;
+    this.writableFinished = true;
+  }
+  destroy(): void {}
+  #flush(): void {
+    if (this.#buffer.length > 0) this.packets.push(this.#buffer.splice(0));
+  }
+}
+
+describe('createSseSink: the last event', () => {
+  const events = async (sink: ReturnType<typeof createSseSink>) => {
+    sink.open();
+    await sink.send({ type: 'start', requestId: 'req_1', model: 'm' });
+    await sleep(1);
+    await sink.send({ type: 'delta', text: 'a' });
+    await sleep(1);
+    await sink.send({ type: 'done', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } });
+  };
+
+  it('leaves with the end of the response in one packet (the chat is metered in between)', async () => {
+    const res = new PacketResponse();
+    const sink = createSseSink(contextOf(res as unknown as StalledResponse), { keepAliveMs: 60_000, requestId: 'req_1' });
+    await events(sink);
+    await sleep(10); // the settle round trip
+    expect(res.packets.flat()).to.not.include('done');
+    await sink.end();
+    expect(res.packets.at(-1)).to.deep.equal(['done', 'end']);
+    expect(res.packets.flat()).to.deep.equal(['headers', 'start', 'delta', 'done', 'end']);
+  });
+
+  it('is not held for long when the end is late', async () => {
+    const res = new PacketResponse();
+    const sink = createSseSink(contextOf(res as unknown as StalledResponse), { keepAliveMs: 60_000, requestId: 'req_1' });
+    await events(sink);
+    await sleep(200); // metering stuck far longer than the hold
+    expect(res.packets.at(-1)).to.deep.equal(['done']);
+    await sink.end();
+    expect(res.packets.at(-1)).to.deep.equal(['end']);
+  });
+});
+
+describe('createSseSink: packets', () => {
+  it('sends what is written in one turn of the event loop as one packet, even with awaits between the events (an answer produced at once: one packet with the end)', async () => {
+    const res = new PacketResponse();
+    const sink = createSseSink(contextOf(res as unknown as StalledResponse), { keepAliveMs: 60_000, requestId: 'req_1' });
+    sink.open();
+    // An engine that produces its answer without waiting for I/O: each event after an await (microtasks only).
+    await sink.send({ type: 'start', requestId: 'req_1', model: 'm' });
+    await Promise.resolve();
+    await sink.send({ type: 'delta', text: 'a' });
+    await Promise.resolve();
+    await sink.send({ type: 'citation', index: 1, url: 'https://example.com/', title: 'x' });
+    await sink.send({ type: 'done', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } });
+    await sleep(5); // the chat is metered: the answer, complete, waits for the end (≤ 50 ms)
+    await sink.end();
+    expect(res.packets).to.deep.equal([['headers', 'start', 'delta', 'citation', 'done', 'end']]);
+  });
+});

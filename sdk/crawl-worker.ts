@@ -1,0 +1,39 @@
+/**
+ * The crawl's fetch worker (issue 12 goal 7): the site's pages are fetched, decoded and cached (IndexedDB) here, off
+ * the page's main thread, which only parses and extracts them. Built as its own classic script, `kit-crawl-worker.js`
+ * beside `kit.js` (the SDK webpack config), and started by adapters/browser/worker-page-fetcher.ts from a blob URL
+ * (a worker runs on the page's origin, so its same-origin requests and cookies are the page's, as on the main
+ * thread). Messages: `{ type: 'fetch', id, request }` → `{ id, result }`; `{ type: 'abort', id }`;
+ * `{ type: 'flush', id }` → `{ id }` once the cache's writes are committed. Ready: `{ type: 'ready', version }`.
+ */
+import type { PageFetchRequest } from '../core/ports/page-fetcher.port.js';
+import { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
+import { withPageCache } from '../adapters/browser/idb-page-cache.js';
+import { SDK_VERSION } from './version.js';
+
+interface WorkerScope {
+  postMessage(message: unknown): void;
+  onmessage: ((event: MessageEvent) => void) | null;
+  location: { origin: string };
+}
+const scope = globalThis as unknown as WorkerScope;
+let fetcher: ReturnType<typeof withPageCache> | null = null;
+const running = new Map<number, AbortController>();
+
+scope.onmessage = (event: MessageEvent) => {
+  const m = event.data as { type: string; id: number; request?: PageFetchRequest; stored?: boolean };
+  if (m.type === 'init') {
+    fetcher = withPageCache(createFetchPageFetcher({ documentOrigin: scope.location.origin }), { mayHoldPages: m.stored !== false });
+  } else if (m.type === 'fetch' && fetcher && m.request) {
+    const controller = new AbortController();
+    running.set(m.id, controller);
+    void fetcher.fetch({ ...m.request, signal: controller.signal })
+      .catch(() => ({ ok: false as const, code: 'network' as const, reason: 'The request failed in the crawl worker.' }))
+      .then((result) => { running.delete(m.id); scope.postMessage({ id: m.id, result }); });
+  } else if (m.type === 'abort') {
+    running.get(m.id)?.abort();
+  } else if (m.type === 'flush' && fetcher) {
+    void fetcher.flush().then(() => scope.postMessage({ id: m.id }));
+  }
+};
+scope.postMessage({ type: 'ready', version: SDK_VERSION });
