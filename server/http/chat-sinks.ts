@@ -100,15 +100,15 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
   };
   const writable = (): boolean => !res.destroyed && !res.writableEnded;
   let corked = false;
-  // What is written in one turn of the event loop — the headers, `start` and an engine's deltas and citations that
-  // arrive without waiting for I/O — leaves in one packet, not one syscall each. (A tick was not enough: each event
-  // is written after an `await`, so a microtask later than a nextTick — one packet per event.) An engine streaming
-  // from the network gets one packet per chunk it receives, sent at the end of that loop turn.
+  // What is written in one tick — the headers, `start` and an engine's word deltas — leaves in one packet, not one
+  // syscall each. (Holding the cork to the end of the event loop's turn, with setImmediate, put every event of an
+  // answer produced at once in one packet, but streams to clients that never read were then never cut:
+  // test/server/routes/chat-stall.test.ts. Not kept until that is understood.)
   const coalesce = (): void => {
     if (corked) return;
     corked = true;
     res.cork();
-    setImmediate(() => {
+    process.nextTick(() => {
       corked = false;
       res.uncork();
     });

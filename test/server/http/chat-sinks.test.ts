@@ -178,20 +178,3 @@ describe('createSseSink: the last event', () => {
   });
 });
 
-describe('createSseSink: packets', () => {
-  it('sends what is written in one turn of the event loop as one packet, even with awaits between the events (an answer produced at once: one packet with the end)', async () => {
-    const res = new PacketResponse();
-    const sink = createSseSink(contextOf(res as unknown as StalledResponse), { keepAliveMs: 60_000, requestId: 'req_1' });
-    sink.open();
-    // An engine that produces its answer without waiting for I/O: each event after an await (microtasks only).
-    await sink.send({ type: 'start', requestId: 'req_1', model: 'm' });
-    await Promise.resolve();
-    await sink.send({ type: 'delta', text: 'a' });
-    await Promise.resolve();
-    await sink.send({ type: 'citation', index: 1, url: 'https://example.com/', title: 'x' });
-    await sink.send({ type: 'done', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } });
-    await sleep(5); // the chat is metered: the answer, complete, waits for the end (≤ 50 ms)
-    await sink.end();
-    expect(res.packets).to.deep.equal([['headers', 'start', 'delta', 'citation', 'done', 'end']]);
-  });
-});
