@@ -35,6 +35,25 @@ export interface KitServer {
   stop(): Promise<void>;
 }
 
+/** Servers started by this process and not stopped yet. */
+const live = new Set<ChildProcess>();
+let exitHook = false;
+
+/**
+ * Stops every server still running when this process exits. A server kept for several files (the console's shared
+ * stack) is stopped by a root after-hook that, in a `mocha --parallel` worker, belongs to the first file that
+ * loaded it; without this, the servers of a worker's later files outlived the run as orphans.
+ */
+function killOnExit(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const c of live) c.kill('SIGKILL');
+  });
+}
+
 /**
  * Starts the real Kit server (`server/main.ts`, embedded PGlite database in a temporary directory) as a child process
  * on a free port, exactly as `npm start` runs it, and waits for /healthz.
@@ -47,6 +66,7 @@ export async function startKitServer(env: Record<string, string> = {}): Promise<
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', KIT_DATA_DIR: dataDir, KIT_LOG_LEVEL: 'warn', KIT_SIGNUPS_PER_IP_PER_HOUR: '1000', KIT_LOGIN_MAX_PER_IP: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killOnExit(child);
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });
