@@ -17,6 +17,7 @@ async function keyboardSignUp(suite: ConsoleSuite, org: string): Promise<Awaited
   const email = `kb-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
   await opened.page.goto(`${suite.stack.url}/console/sign-up`);
   await opened.page.getByRole('heading', { name: 'Create your Kit account' }).waitFor();
+  await settled(opened.page); // the view's heading takes focus on mount: Tab from there
   await typeInto(opened.page, 'Your name', 'Keyboard Owner');
   await typeInto(opened.page, 'Email', email);
   await typeInto(opened.page, 'Password', PASSWORD);
@@ -40,6 +41,7 @@ describeConsole('console by keyboard alone', (suite) => {
     const { page, email } = owner;
     await activate(page, 'Sign out');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await settled(page); // the view's heading takes focus on mount: Tab from there
     await typeInto(page, 'Email', email);
     await typeInto(page, 'Password', PASSWORD);
     await page.keyboard.press('Enter');
@@ -47,9 +49,11 @@ describeConsole('console by keyboard alone', (suite) => {
     await settled(page);
     await activate(page, 'Sign out');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await settled(page); // the view's heading takes focus on mount: Tab from there
 
     await activate(page, 'Forgot your password?');
     await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await settled(page); // the view's heading takes focus on mount: Tab from there
     await typeInto(page, 'Email', email);
     await page.keyboard.press('Enter');
     // The notice, or the console's error (named in the failure rather than a bare timeout).
@@ -58,6 +62,7 @@ describeConsole('console by keyboard alone', (suite) => {
     const mail = await suite.stack.smtp.waitFor((m) => m.to.includes(email) && /reset/i.test(m.subject));
     await page.goto(linkIn(mail, `${suite.stack.url}/console/reset-password#token=`)); // the link in the email
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await settled(page); // the view's heading takes focus on mount: Tab from there
     await typeInto(page, 'New password', 'a keyboard password');
     await typeInto(page, 'Repeat the new password', 'a keyboard password');
     await page.keyboard.press('Enter');
@@ -91,6 +96,7 @@ describeConsole('console by keyboard alone', (suite) => {
     const guest = await consolePage(suite.browser);
     await guest.page.goto(linkIn(await suite.stack.smtp.waitFor((m) => m.to.includes(joiner)), `${suite.stack.url}/console/accept-invite#token=`));
     await guest.page.getByRole('heading', { name: 'Join an organization' }).waitFor();
+    await settled(guest.page); // the view's heading takes focus on mount: Tab from there
     await tabTo(guest.page, 'Yes, sign in and join'); // the radio group: one Tab stop, arrows move the choice
     await guest.page.keyboard.press('ArrowDown');
     expect(await guest.page.getByLabel('No, create one with the invited email').isChecked()).to.equal(true);
@@ -134,6 +140,7 @@ describeConsole('console by keyboard alone', (suite) => {
     await expectFocusInDialog(guest.page);
     await activate(guest.page, 'Leave', 10);
     await guest.page.getByRole('heading', { name: 'Sign in' }).waitFor(); // no organization left
+    await settled(guest.page); // the view's heading takes focus on mount: Tab from there
     await go(page, 'Organization');
     await activate(page, 'Leave organization');
     await expectFocusInDialog(page);
