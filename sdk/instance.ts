@@ -197,8 +197,9 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   if (wantWidget) {
     if (uiLanguage !== 'en') void chooseLanguage(uiLanguage);
     showShell();
-    // Inline and autoOpen show the panel at once; otherwise it loads on the visitor's intent or open().
-    if (placement === 'inline' || config.autoOpen) void loadPanel();
+    // Inline and autoOpen show the panel at once, and a shortcut needs it (the panel owns the key listener) before
+    // the visitor's first key press; otherwise it loads on the visitor's intent or open().
+    if (placement === 'inline' || config.autoOpen || config.shortcut) void loadPanel();
     if (config.autoOpen) wantOpen = true;
   }
 

@@ -398,9 +398,9 @@ describe('Widget end to end (Chromium + real server)', function () {
     expect(await panel().count()).to.equal(0);
     await initKit(page, { apiKey: plain.key, mode: 'remote', shortcut: 'ctrl+k' });
     await launcher().waitFor();
-    await page.waitForFunction(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('.launcher') !== null);
-    await page.locator('kit-widget .launcher').hover(); // loads the panel, which owns the shortcut
-    await panel().waitFor({ state: 'attached' });
+    // No hover, focus or click: with a shortcut the panel (which owns the key listener) loads at once, and the
+    // launcher names the shortcut once it listens.
+    await page.waitForFunction(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('.launcher')?.getAttribute('aria-keyshortcuts') === 'Control+K');
     await page.locator('nav a').first().focus();
     await page.keyboard.press('Control+k');
     await panel().waitFor();
