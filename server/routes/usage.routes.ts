@@ -35,7 +35,7 @@ export function usageRoutes(usage: UsageService): Route[] {
       path: '/usage',
       operationId: 'getUsage',
       summary: 'Token usage and its breakdown',
-      description: `Requests in [from, to): \`to\` defaults to now, \`from\` to ${DEFAULT_USAGE_DAYS} days before \`to\`; at most ${MAX_USAGE_DAYS} days. Refusals count as requests and in \`refusals\`.`,
+      description: `Requests in [from, to): \`to\` defaults to now, \`from\` to midnight UTC ${DEFAULT_USAGE_DAYS} days before \`to\`'s day; at most ${MAX_USAGE_DAYS} days. Refusals count as requests and in \`refusals\`.`,
       tags: ['Usage'],
       auth: { kind: 'jwt', permission: 'usage:read' },
       query: z.object({ from: Instant, to: Instant, group_by: z.enum(['day', 'key', 'model', 'mode']).default('day') }),

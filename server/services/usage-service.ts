@@ -5,7 +5,7 @@ import type { MemberAuth } from '../auth/auth-context.js';
 import { TOKENS, type Clock } from '../tokens.js';
 import { ok, refuse, type ServiceResult } from './service-result.js';
 
-/** Default report window when `from` is absent: 30 days before `to`. */
+/** Default report window when `from` is absent: the 30 whole UTC days before `to`'s day, and that day up to `to`. */
 export const DEFAULT_USAGE_DAYS = 30;
 /** Longest report window: 366 days. */
 export const MAX_USAGE_DAYS = 366;
@@ -57,11 +57,16 @@ export class UsageService {
 
   /** Totals and breakdown over [from, to); refusals count as requests and in `refusals`. */
   async report(auth: MemberAuth, range: { from?: Date | undefined; to?: Date | undefined; groupBy: UsageGroupBy }): Promise<ServiceResult<UsageSummary & { from: Date; to: Date }>> {
-    const to = range.to ?? this.clock();
-    const from = range.from ?? new Date(to.getTime() - DEFAULT_USAGE_DAYS * DAY_MS);
+    const now = this.clock();
+    const to = range.to ?? now;
+    // Whole days are read from the rollups and a partial day row by row: the default starts at a midnight.
+    const from = range.from ?? new Date(Math.floor(to.getTime() / DAY_MS) * DAY_MS - DEFAULT_USAGE_DAYS * DAY_MS);
     if (from.getTime() >= to.getTime()) return refuse('invalid_request', 'from: must be before to');
     if (to.getTime() - from.getTime() > MAX_USAGE_DAYS * DAY_MS) return refuse('invalid_request', `from: the range may span at most ${MAX_USAGE_DAYS} days`);
-    const summary = await this.usage.summarize(auth.orgId, { from, to, groupBy: range.groupBy });
+    // No row is newer than now, so a range reaching the present may read its last day whole, from the rollups: read
+    // row by row, today alone is a day's rows by evening (~35,000 at a million a month: 50–80 ms a report, issue 12.3).
+    const readTo = to.getTime() >= now.getTime() ? new Date(Math.ceil(to.getTime() / DAY_MS) * DAY_MS) : to;
+    const summary = await this.usage.summarize(auth.orgId, { from, to: readTo, groupBy: range.groupBy });
     return ok({ ...summary, from, to });
   }
 

@@ -105,7 +105,26 @@ describe('usageRoutes', () => {
     expect(res.status).to.equal(200);
     expect(res.body.total).to.deep.equal({ requests: 0, input_tokens: 0, output_tokens: 0, refusals: 0 });
     expect(res.body.breakdown).to.deep.equal([]);
-    expect(Date.parse(res.body.to) - Date.parse(res.body.from)).to.equal(30 * 86400_000);
+    const to = Date.parse(res.body.to);
+    expect(Date.parse(res.body.from)).to.equal(Math.floor(to / 86400_000) * 86400_000 - 30 * 86400_000); // a midnight
+  });
+
+  it("counts today's rows, rolled up or not, in a report that reaches the present, and none after a past to", async () => {
+    const fresh = await seedOrg(platform, 'usage-today');
+    const usage = resolve(platform.container, 'UsageService');
+    const now = Date.now();
+    const at = (msAgo: number, inputTokens: number): UsageEvent => ({ orgId: fresh.orgId, keyId: null, mode: 'remote', model: 'm', inputTokens, outputTokens: 0, refused: false, requestId: newId('req'), createdAt: new Date(now - msAgo) });
+    const dayStart = Math.floor(now / 86400_000) * 86400_000;
+    const ago = Math.min(60_000, now - dayStart); // today, even just after midnight
+    await usage.record(at(ago, 1));
+    await usage.rollUp();
+    await usage.record(at(ago / 2, 10)); // not rolled up yet
+    const tokens = async (q: string) => ((await get(q, fresh.members.owner.token)).body as { total: { input_tokens: number } }).total.input_tokens;
+    expect(await tokens('')).to.equal(11);
+    expect(await tokens('?group_by=key')).to.equal(11);
+    expect(await tokens(`?to=${new Date(now + 3_600_000).toISOString()}`)).to.equal(11);
+    // A past `to` inside today stays exact: the later row is left out.
+    expect(await tokens(`?from=${new Date(dayStart).toISOString()}&to=${new Date(now - ago / 2).toISOString()}`)).to.equal(1);
   });
 
   it('refuses bad ranges and groupings with invalid_request', async () => {
