@@ -22,4 +22,7 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   modelNumbers: true,
   askedThings: true,
   currentTime: true,
+  instructions: true,
+  titleCase: true,
+  functionWords: true,
 });

@@ -27,15 +27,17 @@ export interface QuestionAnalysis {
 }
 
 /** Reads `question` against `corpus` as the gate does (`answerability` and `selfPhrasings` as in GroundingOptions). */
-export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean } & IntentOptions = {}): QuestionAnalysis {
+export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean; readonly titleCase?: boolean; readonly functionWords?: boolean } & IntentOptions = {}): QuestionAnalysis {
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
   const lex = questionLexicon(corpus.resources);
-  const names = namesIn(question);
+  // A page in a language without a pack: its most frequent short words stand in for the stopwords it lacks.
+  const frequent = corpus.resources.loaded || !(options.functionWords ?? GROUNDING_DEFAULTS.functionWords) ? null : functionWords(corpus);
+  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang)) || (frequent !== null && frequent.has(w));
+  const names = namesIn(question, (options.titleCase ?? GROUNDING_DEFAULTS.titleCase) ? isStop : null);
   const base = { words, language: qLang, names, lexicon: lex };
   if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
-  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
   const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names, options);
   const content: ContentWord[] = [];
   const seen = new Set<string>();
@@ -112,16 +114,19 @@ function isAboutThesePages(content: readonly ContentWord[], names: ReadonlySet<s
  * pages says the question is about something else. The first word is capitalised anyway; a question in Title
  * Case or capitals carries no such signal.
  */
-function namesIn(question: string): ReadonlySet<string> {
+function namesIn(question: string, isStop: ((w: string) => boolean) | null): ReadonlySet<string> {
   const ws = question.trim().split(/\s+/);
   const caps: string[] = [];
   for (let i = 0; i < ws.length; i++) if (UPPER_START.test(ws[i]!)) caps.push(i === 0 ? '' : ws[i]!);
   const out = new Set<string>();
-  if (caps.length * 2 > ws.length) return out;
+  // Title Case (or capitals) capitalises every major word: a question with a lower-case word that is no stopword is
+  // not written so, however many of its words are names ("Who captured Fort Beausejour?": "Fort", "Beausejour").
+  if (caps.length * 2 > ws.length && (isStop === null || !ws.some((w, i) => i > 0 && LOWER_START.test(w) && tokenize(w).some((t) => !isStop(t))))) return out;
   for (const w of caps) if (w !== '') for (const t of tokenize(w)) out.add(t);
   return out;
 }
 const UPPER_START = /^\p{Lu}/u;
+const LOWER_START = /^\p{Ll}/u;
 
 // Single letters and 1–2 digit numbers ("3", "25") appear on every page: they say nothing about its topic.
 function isNoise(w: string): boolean {
@@ -131,3 +136,22 @@ function isNoise(w: string): boolean {
 
 
 const NO_INTENT: QuestionIntent = { types: new Set(), frame: new Set(), action: null };
+
+/**
+ * A page in a language without a pack has no stopword list: its function words ("de", "la", "je", "na") would count as
+ * content words the page holds many times over. Frequent words are short (Zipf's law of abbreviation), so the
+ * words of at most `FUNCTION_LETTERS` letters among the pages' `FUNCTION_TOP` most frequent terms stand in for it.
+ */
+function functionWords(corpus: Corpus): ReadonlySet<string> {
+  let s = functionCache.get(corpus);
+  if (!s) {
+    const tf = corpus.termFrequency;
+    const ids = Array.from(tf.keys()).sort((a, b) => tf[b]! - tf[a]!).slice(0, FUNCTION_TOP);
+    s = new Set(ids.map((i) => corpus.terms[i]!).filter((t) => t.length <= FUNCTION_LETTERS && !/\d/.test(t)));
+    functionCache.set(corpus, s);
+  }
+  return s;
+}
+const FUNCTION_TOP = 50;
+const FUNCTION_LETTERS = 3;
+const functionCache = new WeakMap<Corpus, ReadonlySet<string>>();
