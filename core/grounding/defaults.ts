@@ -24,5 +24,4 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   currentTime: true,
   instructions: true,
   titleCase: true,
-  functionWords: true,
 });

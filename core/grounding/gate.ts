@@ -55,11 +55,6 @@ export interface GroundingOptions {
    * no lower-case word but stopwords is read as Title Case (no names). Default true.
    */
   readonly titleCase?: boolean;
-  /**
-   * A page in a language without a pack: its most frequent short words (of at most 3 letters among its 50 most
-   * frequent) are the question's stopwords. Default true.
-   */
-  readonly functionWords?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }

@@ -27,14 +27,12 @@ export interface QuestionAnalysis {
 }
 
 /** Reads `question` against `corpus` as the gate does (`answerability` and `selfPhrasings` as in GroundingOptions). */
-export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean; readonly titleCase?: boolean; readonly functionWords?: boolean } & IntentOptions = {}): QuestionAnalysis {
+export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean; readonly titleCase?: boolean } & IntentOptions = {}): QuestionAnalysis {
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
   const lex = questionLexicon(corpus.resources);
-  // A page in a language without a pack: its most frequent short words stand in for the stopwords it lacks.
-  const frequent = corpus.resources.loaded || !(options.functionWords ?? GROUNDING_DEFAULTS.functionWords) ? null : functionWords(corpus);
-  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang)) || (frequent !== null && frequent.has(w));
+  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
   const names = namesIn(question, (options.titleCase ?? GROUNDING_DEFAULTS.titleCase) ? isStop : null);
   const base = { words, language: qLang, names, lexicon: lex };
   if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
@@ -136,22 +134,3 @@ function isNoise(w: string): boolean {
 
 
 const NO_INTENT: QuestionIntent = { types: new Set(), frame: new Set(), action: null };
-
-/**
- * A page in a language without a pack has no stopword list: its function words ("de", "la", "je", "na") would count as
- * content words the page holds many times over. Frequent words are short (Zipf's law of abbreviation), so the
- * words of at most `FUNCTION_LETTERS` letters among the pages' `FUNCTION_TOP` most frequent terms stand in for it.
- */
-function functionWords(corpus: Corpus): ReadonlySet<string> {
-  let s = functionCache.get(corpus);
-  if (!s) {
-    const tf = corpus.termFrequency;
-    const ids = Array.from(tf.keys()).sort((a, b) => tf[b]! - tf[a]!).slice(0, FUNCTION_TOP);
-    s = new Set(ids.map((i) => corpus.terms[i]!).filter((t) => t.length <= FUNCTION_LETTERS && !/\d/.test(t)));
-    functionCache.set(corpus, s);
-  }
-  return s;
-}
-const FUNCTION_TOP = 50;
-const FUNCTION_LETTERS = 3;
-const functionCache = new WeakMap<Corpus, ReadonlySet<string>>();

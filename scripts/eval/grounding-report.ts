@@ -5,16 +5,14 @@
  * the naive word-overlap baseline of ../shared/eval/README.md ("≥ k shared content words, ignoring words in ≥ p %
  * of documents") at its best settings — chosen on the development/tuning half, reported on the held-out half.
  * Everything is computed in-process from the shared data; nothing is read from earlier runs. `--quick` skips
- * the baseline sweep. `--fallback` prints the gate on the development half's French, Spanish and Portuguese pages read
- * without their language packs (a page in a language Kit has no pack for). `--remote` prints instead the product gate as the default remote path decides it (the SDK's
+ * the baseline sweep. `--remote` prints instead the product gate as the default remote path decides it (the SDK's
  * selected sources, gated by the server: scripts/eval/remote-gate.ts) beside the gate over whole pages, on the
- * four halves.
+ * four halves; `--remote --without a,b` adds the remote path with each named idea (a GroundingOptions flag) off.
  */
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkGrounding, type GroundingOptions } from '../../core/grounding/index.js';
-import { buildCorpus, loadAllLanguages, prepareCorpus, resourcesFor, tokenize, type Corpus } from '../../core/text/index.js';
-import { unloadLanguages } from '../../core/text/resources.js';
+import { loadAllLanguages, prepareCorpus, resourcesFor, tokenize, type Corpus } from '../../core/text/index.js';
 import { loadPageCases } from './build-pages-cases.js';
 import { loadSquad } from './build-squad-cases.js';
 import { remoteGate } from './remote-gate.js';
@@ -144,32 +142,16 @@ async function remoteReport(): Promise<void> {
     const sent = rates(cases, (c) => remote.get(c)!);
     console.log(row(`${name} (${cases.length}) | whole page (local gate)`, whole));
     console.log(row(`${name} (${cases.length}) | selected sources (remote: POST /v1/chat)`, sent));
+    // `--without a,b`: the remote path with each named idea (a boolean GroundingOptions key) switched off.
+    for (const idea of without) {
+      const off = await remoteVerdicts(cases, { [idea]: false } as GroundingOptions);
+      console.log(row(`${name} (${cases.length}) | selected sources, − ${idea}`, rates(cases, (c) => off.get(c)!)));
+    }
   }
 }
-
-/**
- * A page in a language without a pack (Czech, Polish…: no stemmer, no stopwords, no gate words), measured on the
- * development half's French, Spanish and Portuguese pages read without their packs: the gate with and without the
- * page's frequent short words standing in for stopwords (`functionWords`). The held-out half's only such page is
- * Czech, read so in every run (its figure is in the main report).
- */
-async function fallbackReport(): Promise<void> {
-  unloadLanguages();
-  const cs = loadPageCases(join(shared, 'pages'), join(root, 'eval', 'pages', 'questions.txt')).filter((c) => c.split === 'dev' && ['fr', 'es', 'pt'].includes(c.lang));
-  const corpora = new Map<string, Corpus>();
-  const cases: GateCase[] = cs.map((c) => {
-    let corpus = corpora.get(c.case);
-    if (!corpus) corpora.set(c.case, corpus = buildCorpus([{ url: `eval:${c.case}`, title: c.title, text: c.page }]));
-    return { corpus, text: c.page, question: c.question, expect: c.kind === 'answerable' || c.kind === 'page' ? 'answer' : 'refuse', kind: c.kind };
-  });
-  console.log(`| development fr/es/pt pages without their packs (${cases.length} cases, ${corpora.size} pages) | balanced accuracy | false refusals | off-topic accepted | passed, by kind |`);
-  console.log('|---|---|---|---|---|');
-  console.log(row('Kit gate (default)', rates(cases, (c) => checkGrounding(c.corpus, c.question).grounded)));
-  console.log(row('− function words (frequent short words as stopwords)', rates(cases, (c) => checkGrounding(c.corpus, c.question, { functionWords: false }).grounded)));
-}
+const without = (() => { const i = process.argv.indexOf('--without'); return i < 0 ? [] : (process.argv[i + 1] ?? '').split(',').filter(Boolean); })();
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--fallback')) return fallbackReport();
   await loadAllLanguages();
   if (process.argv.includes('--remote')) return remoteReport();
   const sets: [string, GateCase[], GateCase[]][] = [
