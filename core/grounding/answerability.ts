@@ -17,6 +17,12 @@ export interface VerdictSettings {
   readonly smoothing: number;
   /** How-to questions: the action must share a sentence (or its neighbour) with another of the question's words. */
   readonly actionInSentence: boolean;
+  /**
+   * A visitor's own how-to ("how do I…", "how to…", on an English page): the window must read as instructions — it
+   * addresses the reader, numbers steps or is written in the imperative. A news story or a review that names the
+   * action says that it happens, not how to do it.
+   */
+  readonly instructions: boolean;
   /** By thing the question asks for (a recipe, tickets): its term ids and those of words naming the same thing; the window must hold one of each. */
   readonly asked: readonly (readonly number[])[];
   /**
@@ -74,6 +80,22 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
   return false;
 }
 
+// Instructions address the reader ("you", "your"), go by steps ("step 2", a numbered list) or are written in the
+// imperative: a sentence, a line or a clause after a colon opening with a verb and its object ("Rinse the fly",
+// "connect the box", "Store it"). English pages.
+const INSTRUCTION = /\byou(?:r|'ll|'re)?\b|\bsteps?\b|^\s*\d+[.)]\s|(?:^|[.!?:]\s+)\p{L}\p{Ll}+ (?:the|a|an|your|it|them|its|this|these|each|all|any) /imu;
+
+/** True when passage `p` reads as instructions (INSTRUCTION), its first word no stopword ("Then the…" is no verb). */
+function instructs(corpus: Corpus, p: number): boolean {
+  const text = corpus.passages[p]!.text;
+  const re = new RegExp(INSTRUCTION.source, 'gimu');
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const verb = /\p{L}\p{Ll}+(?= \S+ $)/u.exec(m[0]);
+    if (verb === null || !corpus.resources.isStopword(verb[0].toLowerCase())) return true;
+  }
+  return false;
+}
+
 function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: VerdictSettings, content: readonly ContentWord[]): boolean {
   for (const ids of settings.asked) {
     if (!ids.some((id) => corpus.passageTerms(p).includes(id) || (next >= 0 && corpus.passageTerms(next).includes(id)))) return false;
@@ -87,6 +109,7 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
     const held = settings.actionIds.filter((a) => corpus.passageTerms(p).includes(a) || (next >= 0 && corpus.passageTerms(next).includes(a)));
     if (held.length === 0) return false;
     if (settings.actionInSentence && !held.some((a) => actionMeetsObject(corpus, p, next, a, content, settings.actionIds))) return false;
+    if (settings.instructions && !instructs(corpus, p) && (next < 0 || !instructs(corpus, next))) return false;
   }
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);

@@ -22,4 +22,6 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   modelNumbers: true,
   askedThings: true,
   currentTime: true,
+  instructions: true,
+  titleCase: true,
 });

@@ -45,6 +45,16 @@ export interface GroundingOptions {
   readonly phrasalVerbs?: boolean;
   /** "What does the word X mean?": the meaning words ("mean", "word") only frame the question. Default true. */
   readonly definitions?: boolean;
+  /**
+   * A visitor's how-to on an English page ("how do I…", "how can we…", "how to…"): the answering passages must read
+   * as instructions (address the reader, or number steps). Default true.
+   */
+  readonly instructions?: boolean;
+  /**
+   * Names in a question with more capitalised words than not ("Who captured Fort Beausejour?"): only a question with
+   * no lower-case word but stopwords is read as Title Case (no names). Default true.
+   */
+  readonly titleCase?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -111,6 +121,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     smoothing: options.centralitySmoothing ?? GROUNDING_DEFAULTS.centralitySmoothing,
     actionInSentence: options.actionInSentence ?? GROUNDING_DEFAULTS.actionInSentence,
     actionIds: actionTerms(corpus, intent.action, intent.alternatives),
+    instructions: (options.instructions ?? GROUNDING_DEFAULTS.instructions) && corpus.language === 'en' && intent.types.has('howto') && VISITOR_HOWTO.test(q.words.join(' ')),
     asked,
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
@@ -142,6 +153,10 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   }
   return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
 }
+
+// A how-to asked for oneself ("how do I", "how can we", "where can I", "how to"), not "how would one…" nor "who
+// instructs members how to vote".
+const VISITOR_HOWTO = /^(?:(?:how|where) (?:do|can|could|should) (?:i|we)|how to) /;
 
 /**
  * The times a question asks about — the present ("right now", "the current rate") or the next occurrence ("the next
@@ -204,4 +219,3 @@ function askedKindOnly(q: QuestionAnalysis): { kind: 'contact' | 'money'; signs:
   }
   return { kind: 'money', signs };
 }
-

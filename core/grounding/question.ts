@@ -27,15 +27,15 @@ export interface QuestionAnalysis {
 }
 
 /** Reads `question` against `corpus` as the gate does (`answerability` and `selfPhrasings` as in GroundingOptions). */
-export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean } & IntentOptions = {}): QuestionAnalysis {
+export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean; readonly titleCase?: boolean } & IntentOptions = {}): QuestionAnalysis {
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
   const lex = questionLexicon(corpus.resources);
-  const names = namesIn(question);
+  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
+  const names = namesIn(question, (options.titleCase ?? GROUNDING_DEFAULTS.titleCase) ? isStop : null);
   const base = { words, language: qLang, names, lexicon: lex };
   if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
-  const isStop = (w: string): boolean => corpus.resources.isStopword(w) || (qLang !== lang && isStopword(w, qLang));
   const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names, options);
   const content: ContentWord[] = [];
   const seen = new Set<string>();
@@ -112,16 +112,19 @@ function isAboutThesePages(content: readonly ContentWord[], names: ReadonlySet<s
  * pages says the question is about something else. The first word is capitalised anyway; a question in Title
  * Case or capitals carries no such signal.
  */
-function namesIn(question: string): ReadonlySet<string> {
+function namesIn(question: string, isStop: ((w: string) => boolean) | null): ReadonlySet<string> {
   const ws = question.trim().split(/\s+/);
   const caps: string[] = [];
   for (let i = 0; i < ws.length; i++) if (UPPER_START.test(ws[i]!)) caps.push(i === 0 ? '' : ws[i]!);
   const out = new Set<string>();
-  if (caps.length * 2 > ws.length) return out;
+  // Title Case (or capitals) capitalises every major word: a question with a lower-case word that is no stopword is
+  // not written so, however many of its words are names ("Who captured Fort Beausejour?": "Fort", "Beausejour").
+  if (caps.length * 2 > ws.length && (isStop === null || !ws.some((w, i) => i > 0 && LOWER_START.test(w) && tokenize(w).some((t) => !isStop(t))))) return out;
   for (const w of caps) if (w !== '') for (const t of tokenize(w)) out.add(t);
   return out;
 }
 const UPPER_START = /^\p{Lu}/u;
+const LOWER_START = /^\p{Ll}/u;
 
 // Single letters and 1–2 digit numbers ("3", "25") appear on every page: they say nothing about its topic.
 function isNoise(w: string): boolean {

@@ -7,7 +7,7 @@
  * Everything is computed in-process from the shared data; nothing is read from earlier runs. `--quick` skips
  * the baseline sweep. `--remote` prints instead the product gate as the default remote path decides it (the SDK's
  * selected sources, gated by the server: scripts/eval/remote-gate.ts) beside the gate over whole pages, on the
- * four halves.
+ * four halves; `--remote --without a,b` adds the remote path with each named idea (a GroundingOptions flag) off.
  */
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +114,9 @@ export const VARIANTS: Record<string, GroundingOptions> = {
   '− the present / the next occurrence ("right now", "next game") spoken of': { currentTime: false },
   '− phrasal verbs ("turn off" = "disable")': { phrasalVerbs: false },
   '− definition questions ("what does the word X mean")': { definitions: false },
-  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false },
+  '− a visitor\'s how-to answered by instructions (you / steps / the imperative; English)': { instructions: false },
+  '− names in a mostly capitalised question with a lower-case word ("Who captured Fort Beausejour?")': { titleCase: false },
+  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false },
 };
 
 /** The verdicts of the remote path (the SDK's selected sources gated by the server), one per case. */
@@ -140,8 +142,14 @@ async function remoteReport(): Promise<void> {
     const sent = rates(cases, (c) => remote.get(c)!);
     console.log(row(`${name} (${cases.length}) | whole page (local gate)`, whole));
     console.log(row(`${name} (${cases.length}) | selected sources (remote: POST /v1/chat)`, sent));
+    // `--without a,b`: the remote path with each named idea (a boolean GroundingOptions key) switched off.
+    for (const idea of without) {
+      const off = await remoteVerdicts(cases, { [idea]: false } as GroundingOptions);
+      console.log(row(`${name} (${cases.length}) | selected sources, − ${idea}`, rates(cases, (c) => off.get(c)!)));
+    }
   }
 }
+const without = (() => { const i = process.argv.indexOf('--without'); return i < 0 ? [] : (process.argv[i + 1] ?? '').split(',').filter(Boolean); })();
 
 async function main(): Promise<void> {
   await loadAllLanguages();

@@ -4,6 +4,7 @@ import { extractFromHtml } from '../../../adapters/browser/extract-from-html.js'
 import { parseHtmlNode } from '../../../scripts/eval/extraction.js';
 import fc from '../../support/fast-check.js';
 import { checkGrounding, refusalMessage } from '../../../core/grounding/gate.js';
+import { analyzeQuestion } from '../../../core/grounding/question.js';
 import { buildCorpus, type Corpus } from '../../../core/text/corpus.js';
 import { loadAllLanguages } from '../../../core/text/load-language.js';
 import { DEFAULT_REFUSAL_MESSAGE } from '../../../core/config/defaults.js';
@@ -251,6 +252,39 @@ describe('checkGrounding', () => {
     const shop = buildCorpus([{ url, title: content!.title, text: content!.text }]);
     expect(checkGrounding(shop, 'How do I return an item?').grounded).to.equal(true);
     expect(checkGrounding(shop, 'How do I return a car I rented?').grounded).to.equal(false);
+  });
+
+  it("refuses a visitor's how-to on a page that only says the thing is done, and answers it from instructions", () => {
+    const news = buildCorpus([{ url: 'https://news.example/headset', title: 'Hands-on with the new headset', text: [
+      'The headset unlocks with Optic ID, which scans the iris. It works much like Face ID on the iPhone, the company said.',
+      'Face ID is set up on an iPhone when the phone is first started, and the headset copies that idea for the eyes.',
+      'The price was not announced. Reviewers who tried it praised the displays and the sound.',
+    ].join('\n\n') }]);
+    expect(checkGrounding(news, 'How do I set up Face ID on my iPhone?')).to.include({ grounded: false, reason: 'not_answerable' });
+    // The idea switched off: the action beside the thing was enough.
+    expect(checkGrounding(news, 'How do I set up Face ID on my iPhone?', { instructions: false }).grounded).to.equal(true);
+    // Instructions: the imperative ("open the Settings app"), or words to the reader ("your face").
+    const imperative = buildCorpus([{ url: 'https://help.example/face-id', title: 'Face ID help', text: [
+      'Face ID unlocks the iPhone in a glance.',
+      'Set up Face ID: open the Settings app on the iPhone, tap Face ID and Passcode, then turn slowly in a circle.',
+    ].join('\n\n') }]);
+    expect(checkGrounding(imperative, 'How do I set up Face ID on my iPhone?').grounded).to.equal(true);
+    const toReader = buildCorpus([{ url: 'https://help.example/face-id', title: 'Face ID help', text:
+      'Face ID is set up from Settings on the iPhone, where you turn your head slowly in a circle.' }]);
+    expect(checkGrounding(toReader, 'How do I set up Face ID on my iPhone?').grounded).to.equal(true);
+    // Only a how-to asked for oneself: "how would one…" asks how something is done in general.
+    expect(checkGrounding(news, 'How would one set up Face ID on an iPhone?').grounded).to.equal(true);
+  });
+
+  it('reads names in a mostly capitalised question unless it is in Title Case or capitals', () => {
+    const corpus = buildCorpus([{ url: 'https://history.example/war', title: 'The war', text: 'The British captured Louisbourg in 1758.' }]);
+    expect([...analyzeQuestion(corpus, 'Who captured Fort Beausejour?').names].sort()).to.deep.equal(['beausejour', 'fort']);
+    expect([...analyzeQuestion(corpus, 'Who Captured Fort Beausejour?').names]).to.deep.equal([]);
+    expect([...analyzeQuestion(corpus, 'WHO CAPTURED FORT BEAUSEJOUR?').names]).to.deep.equal([]);
+    // Lower-case stopwords are Title Case's too ("of", "the").
+    expect([...analyzeQuestion(corpus, 'Who Led the Siege of Louisbourg?').names]).to.deep.equal([]);
+    // The idea switched off: more capitalised words than not was Title Case.
+    expect([...analyzeQuestion(corpus, 'Who captured Fort Beausejour?', { titleCase: false }).names]).to.deep.equal([]);
   });
 
   it('refuses a question naming a model code the pages never write ("PS5" on a page about the PS4)', () => {

@@ -7,6 +7,9 @@ import { PACK as full } from '../../../core/text/packs/en.js';
 import { PACK as core } from '../../../core/text/packs/en-core.js';
 import { installGroundingWords, installPack, isLanguageLoaded, resourcesFor, stemmerFor, unloadLanguages } from '../../../core/text/resources.js';
 import { QUESTION_WORDS } from '../../../core/text/question-words.js';
+import { PACK as zh } from '../../../core/text/packs/zh.js';
+import { PACK as ja } from '../../../core/text/packs/ja.js';
+import { tokenize } from '../../../core/text/tokenize.js';
 import { onlyEnglish } from './only-english.js';
 
 describe('resourcesFor', () => {
@@ -82,5 +85,18 @@ describe('resourcesFor', () => {
       installGroundingWords('en', full.grounding!);
     }
     expect([...res.groundingWords('money')]).to.include('price');
+  });
+
+  it('writes the Chinese and Japanese gate words as the segmenter cuts them, so no piece of a word enters a list alone', () => {
+    // The answer-type lists keep a cut entry whole and are read inside the joined question (WHOLE_CJK in
+    // core/text/resources.ts); in every other list a cut entry's pieces enter one by one: "講的" made "的" (and "下一"
+    // made "一") a list word that nearly every question holds.
+    const whole = new Set(['amount', 'money', 'hours', 'when', 'howto', 'opening', 'clockAsk']);
+    for (const [lang, pack] of [['zh', zh], ['ja', ja]] as const) {
+      for (const [list, words] of Object.entries(pack.grounding ?? {})) {
+        if (whole.has(list)) continue;
+        for (const w of String(words).split(/\s+/).filter(Boolean)) expect(tokenize(w), `${lang} ${list} "${w}"`).to.deep.equal([w]);
+      }
+    }
   });
 });
