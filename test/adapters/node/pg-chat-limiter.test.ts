@@ -74,6 +74,40 @@ describe('createPgChatLimiter', () => {
       expect(rows.every((r) => r.state === 'reserved' && r.reserved_tokens === 100)).to.equal(true);
     });
 
+    it('decides admissions that arrive together (one statement) exactly as one after the other, in arrival order', async () => {
+      const limiter = createPgChatLimiter(db().knex);
+      const orgId = await newOrg();
+      const keys = [keyId, await newKey(orgId)];
+      const now = new Date();
+      const limits = { keyPerMinute: 5, sessionPerMinute: 3, orgPerMinute: 11, monthlyTokens: 2_000 };
+      // The first creates the month row alone; the 13 behind it arrive while it is in the database and go together.
+      const plan = [
+        { key: 0, session: null, reserve: 300 },
+        ...[400, 700, 300, 200, 100, 50, 20, 20, 20, 20, 20, 20, 20].map((reserve, i) => ({ key: i % 2, session: i % 3 === 2 ? null : `s${i % 3}`, reserve })),
+      ];
+      const results = await Promise.all(plan.map((p) => admit(limiter, orgId, { keyId: keys[p.key]!, sessionId: p.session, reserveTokens: p.reserve, limits, now })));
+      // The same requests admitted one by one, in order.
+      const counts = new Map<string, number>();
+      const bump = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1).get(k)!;
+      let reserved = 0;
+      const expected = plan.map((p, i) => {
+        const keyCount = bump(`k${p.key}`);
+        const sessionCount = p.session === null ? null : bump(p.session);
+        const orgCount = i + 1;
+        const admitted = keyCount <= limits.keyPerMinute && (sessionCount ?? 0) <= limits.sessionPerMinute && orgCount <= limits.orgPerMinute && reserved + p.reserve <= limits.monthlyTokens;
+        if (admitted) reserved += p.reserve;
+        return { admitted, keyCount, sessionCount, orgCount, tokensUsed: 0, tokensReserved: reserved };
+      });
+      expect(results.map(({ windowResetAt: _, ...r }) => r)).to.deep.equal(expected);
+      expect(expected.filter((e) => e.admitted).length).to.be.within(3, plan.length - 3); // the limits really bit
+      expect(await meter(orgId, now)).to.deep.equal({ used: 0, reserved });
+      const rows = await db().knex('usage_events').where({ org_id: orgId });
+      expect(rows.map((r) => Number(r.reserved_tokens)).sort((a, b) => a - b)).to.deep.equal(plan.filter((_, i) => expected[i]!.admitted).map((p) => p.reserve).sort((a, b) => a - b));
+      // The windows hold every request, admitted or not: the next one of key 0 counts on from there.
+      const next = await admit(limiter, orgId, { keyId: keys[0]!, limits, now });
+      expect([next.keyCount, next.orgCount]).to.deep.equal([counts.get('k0')! + 1, plan.length + 1]);
+    });
+
     it('settles a chat to its real figures once, moving its reservation into used', async () => {
       const limiter = createPgChatLimiter(db().knex);
       const orgId = await newOrg();
