@@ -60,7 +60,10 @@ export interface ChatSettlement {
  * replica sharing the database.
  */
 export interface ChatLimiter {
-  /** Counts the request in its windows and, when all allow it, reserves `reserveTokens` against the month — one statement. */
+  /**
+   * Counts the request in its windows and, when all allow it, reserves `reserveTokens` against the month — one statement,
+   * shared with the admissions of its organisation that arrive while the previous one is in the database.
+   */
   admit(request: ChatAdmissionRequest): Promise<ChatAdmission>;
   /** Settles an admitted chat to its real figures and releases its reservation (batched per organisation, one statement a batch). */
   settle(settlement: ChatSettlement): Promise<void>;
