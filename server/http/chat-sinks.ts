@@ -105,15 +105,30 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
    * One write per tick. The first event of a tick is written at once (its back-pressure is waited for at once, as
    * for every write); the events that follow it in the same tick — an engine's word deltas, or the rest of an answer
    * that was ready at once — are built into `pending` and written together at the end of the tick: one `res.write`
-   * (one HTTP chunk) instead of one per event. The socket is corked for the tick, so both leave in one packet. A
+   * (one HTTP chunk) instead of one per event, and the tick's consecutive deltas as one `delta` event. The socket is corked for the tick, so both leave in one packet. A
    * write the socket refuses arms the drain wait, and every later event waits for it (the stall bound cuts a reader
    * that never drains).
    */
   let pending = '';
+  /**
+   * The text of the tick's deltas after its first event, not framed yet: consecutive deltas of one tick are sent as
+   * ONE `delta` event (their texts joined), framed when another event, the flush or the end follows.
+   */
+  let pendingDelta = '';
   let tickOpen = false;
   /** The timer of a `done` event held back (corked, in `pending`) for the end of the response (see `send`). */
   let heldDone: NodeJS.Timeout | null = null;
+  const frame = (event: ChatEvent): string => {
+    id += 1;
+    return encodeSseJson(event.type, id, eventData(event, options.requestId));
+  };
+  const frameDelta = (): void => {
+    if (pendingDelta === '') return;
+    pending += frame({ type: 'delta', text: pendingDelta });
+    pendingDelta = '';
+  };
   const flushPending = (): void => {
+    frameDelta();
     const text = pending;
     pending = '';
     if (text !== '' && writable() && !res.write(text)) void waitForDrain();
@@ -130,18 +145,26 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
     flushPending();
     res.uncork();
   };
-  const write = async (text: string): Promise<void> => {
+  /** Writes an event (or, with a string, a comment) under the tick's rules above. */
+  const write = async (item: ChatEvent | string): Promise<void> => {
     while (draining) await draining; // keep events in order behind a pending drain
     if (!writable()) return;
+    let text: string;
     if (tickOpen) {
-      pending += text;
-      if (pending.length < FLUSH_CHARS) return;
-      text = pending; // a tick that produces this much writes it now, and waits for the socket like any write
+      if (typeof item !== 'string' && item.type === 'delta') pendingDelta += item.text;
+      else {
+        frameDelta();
+        pending += typeof item === 'string' ? item : frame(item);
+      }
+      if (pending.length + pendingDelta.length < FLUSH_CHARS) return;
+      frameDelta(); // a tick that produces this much writes it now, and waits for the socket like any write
+      text = pending;
       pending = '';
     } else {
       tickOpen = true;
       res.cork();
       process.nextTick(endTick);
+      text = typeof item === 'string' ? item : frame(item);
     }
     if (!res.write(text)) await waitForDrain();
   };
@@ -160,19 +183,18 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
       keepAlive.unref();
     },
     async send(event) {
-      id += 1;
-      const frame = encodeSseJson(event.type, id, eventData(event, options.requestId));
       if (event.type === 'done' && writable() && draining === null) {
         // The last event waits (corked, with what the tick has pending) for the end of the response, which follows
         // once the chat is metered: an answer ready at once leaves whole with the stream's end, in one write after
         // its first event, in one packet. Bounded: if metering is slow, they leave after DONE_HOLD_MS on their own.
         res.cork();
-        pending += frame;
+        frameDelta();
+        pending += frame(event);
         heldDone = setTimeout(releaseDone, DONE_HOLD_MS);
         heldDone.unref();
         return;
       }
-      await write(frame);
+      await write(event);
     },
     async end() {
       clearInterval(keepAlive);
@@ -180,6 +202,7 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
       while (draining) await draining;
       if (!writable()) return releaseDone();
       if (heldDone !== null) clearTimeout(heldDone), (heldDone = null); // res.end() uncorks: it all leaves with the last chunk
+      frameDelta();
       const text = pending;
       pending = '';
       if (text === '') res.end();

@@ -129,8 +129,11 @@ class PacketResponse extends EventEmitter {
   }
   /** How many writes (HTTP chunks) were made. */
   writes = 0;
+  /** Everything written, as written. */
+  raw = '';
   write(text: string): boolean {
     this.writes++;
+    this.raw += text;
     // Every event of the chunk (a write may carry several), or a comment.
     const names = [...text.matchAll(/^event: (\w+)/gm)].map((m) => m[1]!);
     this.#buffer.push(...(names.length > 0 ? names : ['comment']));
@@ -173,7 +176,7 @@ describe('createSseSink: the last event', () => {
     expect(res.packets.flat()).to.deep.equal(['headers', 'start', 'delta', 'done', 'end']);
   });
 
-  it('writes an answer ready at once in one packet: its first event, then one write for the rest with the end', async () => {
+  it('writes an answer ready at once in one packet: its first event, then one write for the rest (its deltas as one) with the end', async () => {
     const res = new PacketResponse();
     const sink = createSseSink(contextOf(res as unknown as StalledResponse), { keepAliveMs: 60_000, requestId: 'req_1' });
     // As in the route, where the answer follows the admission's await: the events are sent in promise jobs, which
@@ -187,8 +190,11 @@ describe('createSseSink: the last event', () => {
     await sleep(10); // the settle round trip
     expect(res.packets).to.deep.equal([]);
     await sink.end();
-    expect(res.packets).to.deep.equal([['headers', 'start', 'delta', 'delta', 'delta', 'delta', 'delta', 'citation', 'done', 'end']]);
+    // The deltas of the tick leave as one delta event; every event keeps its increasing id.
+    expect(res.packets).to.deep.equal([['headers', 'start', 'delta', 'citation', 'done', 'end']]);
     expect(res.writes).to.equal(2);
+    expect([...res.raw.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))).to.deep.equal([1, 2, 3, 4]);
+    expect(res.raw).to.include('event: delta\nid: 2\ndata: {"text":"The Pro plan costs 20."}\n\n');
   });
 
   it('is not held for long when the end is late', async () => {
