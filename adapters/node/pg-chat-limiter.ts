@@ -140,6 +140,10 @@ function admissionSql(withSession: boolean): string {
  * admitted request gets its usage row (`u`), as the one-request statement does. The month row must exist (it is
  * created by the one-request statement, which runs first for an organisation and month in every process): without
  * it nothing is decided and no row is returned.
+ *
+ * The organisation's settlements of the same month that wait for their statement go in it too (`sv`, `su`: as
+ * SETTLE_SQL does), before the admissions: the chats that ended meanwhile release their reservations first, and a
+ * busy organisation's chat costs its database one statement a batch for both ends instead of two.
  */
 const ADMIT_BATCH_SQL = `with recursive
     v as (
@@ -156,6 +160,16 @@ const ADMIT_BATCH_SQL = `with recursive
       on conflict (bucket, window_start) do update set count = rate_limits.count + excluded.count
       returning bucket, count
     ),
+    sv (request_id, created_at, input_tokens, output_tokens, refused, model) as (
+      select * from unnest(cast(? as text[]), cast(? as timestamptz[]), cast(? as int[]), cast(? as int[]), cast(? as boolean[]), cast(? as text[]))
+    ),
+    su as (
+      update usage_events e set input_tokens = sv.input_tokens, output_tokens = sv.output_tokens, refused = sv.refused,
+             model = sv.model, state = 'settled', expires_at = null
+        from sv where e.org_id = cast(? as text) and e.created_at = sv.created_at and e.request_id = sv.request_id and e.state = 'reserved'
+      returning e.reserved_tokens, e.input_tokens + e.output_tokens as spent
+    ),
+    sa as (select coalesce(sum(spent), 0) as spent, coalesce(sum(reserved_tokens), 0) as released from su),
     d as (
       select r.ord, r.reserve, r.request_id, r.key_id, r.created_at, r.expires_at,
              wk.count - bk.n + r.kr as key_count,
@@ -165,13 +179,13 @@ const ADMIT_BATCH_SQL = `with recursive
         join w wk on wk.bucket = r.key_bucket join b bk on bk.bucket = r.key_bucket
         left join w ws on ws.bucket = r.session_bucket left join b bs on bs.bucket = r.session_bucket
     ),
-    -- (select count(*) from w): the windows are counted before the month row is locked, in the one-request
-    -- statement's order (key, session, organisation), so admissions of different replicas do not deadlock.
+    -- (select count(*) from w), (… su): the windows are counted and the settled usage rows written before the month
+    -- row is locked, in the other statements' order (key, session, usage rows, organisation): no deadlock between them.
     m as (
       select used, reserved, window_start, window_count from org_meters
-       where org_id = cast(? as text) and month = cast(? as date) and (select count(*) from w) >= 0 for update
+       where org_id = cast(? as text) and month = cast(? as date) and (select count(*) from w) >= 0 and (select count(*) from su) >= 0 for update
     ),
-    base as (select used, reserved, case when window_start >= cast(? as timestamptz) then window_count else 0 end as wc from m),
+    base as (select m.used + sa.spent as used, m.reserved - sa.released as reserved, case when m.window_start >= cast(? as timestamptz) then m.window_count else 0 end as wc from m, sa),
     seq (ord, held, admitted) as (
       select cast(0 as bigint), cast(0 as bigint), false
       union all
@@ -184,7 +198,8 @@ const ADMIT_BATCH_SQL = `with recursive
       update org_meters mm set
         window_start = greatest(mm.window_start, cast(? as timestamptz)),
         window_count = base.wc + (select count(*) from v),
-        reserved = mm.reserved + (select coalesce(sum(d.reserve), 0) from seq join d using (ord) where seq.admitted),
+        used = mm.used + (select spent from sa),
+        reserved = mm.reserved - (select released from sa) + (select coalesce(sum(d.reserve), 0) from seq join d using (ord) where seq.admitted),
         admitted = (select seq.admitted from seq order by seq.ord desc limit 1)
         from base where mm.org_id = cast(? as text) and mm.month = cast(? as date)
       returning 1
@@ -377,7 +392,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   }
 
   /** Admissions of one organisation, window and plan that arrived together: one statement, decided in arrival order. */
-  async function admitBatch(list: readonly ChatAdmissionRequest[], start: Date, end: Date): Promise<ChatAdmission[]> {
+  async function admitBatch(list: readonly ChatAdmissionRequest[], settling: readonly ChatSettlement[], start: Date, end: Date): Promise<ChatAdmission[]> {
     const first = list[0]!;
     const { orgId, limits } = first;
     const month = monthOf(start);
@@ -385,12 +400,14 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       list.map((r) => `chat:key:${r.keyId}`), list.map((r) => (r.sessionId === null ? null : `chat:session:${r.sessionId}`)), list.map((r) => r.reserveTokens),
       list.map((r) => r.requestId), list.map((r) => r.keyId), list.map((r) => r.now), list.map((r) => r.expiresAt),
       start, end,
+      settling.map((s) => s.requestId), settling.map((s) => s.admittedAt), settling.map((s) => s.inputTokens), settling.map((s) => s.outputTokens), settling.map((s) => s.refused), settling.map((s) => s.model),
+      orgId,
       orgId, month, start,
       limits.keyPerMinute, limits.sessionPerMinute, limits.orgPerMinute, limits.monthlyTokens,
       start, orgId, month,
       orgId, first.model,
     ];
-    const rows = (await retryDeadlock(() => exec('kit_chat_admit_batch_v1', ADMIT_BATCH_SQL, bindings))) as BatchRow[];
+    const rows = (await retryDeadlock(() => exec('kit_chat_admit_batch_v2', ADMIT_BATCH_SQL, bindings))) as BatchRow[];
     if (rows.length !== list.length) throw new Error(`the month row of organisation ${orgId} is missing: admissions not decided`);
     return rows.map((row) => ({
       admitted: row.admitted === true,
@@ -401,6 +418,19 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       tokensReserved: Number(row.reserved),
       windowResetAt: end,
     }));
+  }
+
+  /** Takes up to `max` settlements of `orgId` admitted in `month` that wait for their statement (none is running them). */
+  function takeSettlements(orgId: string, month: string, max: number): Pending[] {
+    const queue = queues.get(orgId);
+    if (!queue || queue.pending.length === 0) return [];
+    const taken: Pending[] = [];
+    queue.pending = queue.pending.filter((p) => {
+      if (taken.length >= max || monthOf(p.settlement.admittedAt) !== month) return true;
+      taken.push(p);
+      return false;
+    });
+    return taken;
   }
 
   type PendingAdmission = { request: ChatAdmissionRequest; resolve: (a: ChatAdmission) => void; reject: (err: unknown) => void };
@@ -418,16 +448,24 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       return;
     }
     queue.running = true;
-    const monthKey = `${batch[0]!.request.orgId}\u0000${monthOf(queue.start)}`;
-    const work = batch.length === 1 || !knownMonths.has(monthKey)
+    const orgId = batch[0]!.request.orgId;
+    const month = monthOf(queue.start);
+    const monthKey = `${orgId}\u0000${month}`;
+    // The organisation's settlements of this month that wait for their statement go in this one (see ADMIT_BATCH_SQL).
+    const settling = knownMonths.has(monthKey) ? takeSettlements(orgId, month, maxBatch) : [];
+    const work = !knownMonths.has(monthKey) || (batch.length === 1 && settling.length === 0)
       ? Promise.all(batch.map((p) => admitOne(p.request, queue.start, queue.end)))
-      : admitBatch(batch.map((p) => p.request), queue.start, queue.end);
+      : admitBatch(batch.map((p) => p.request), settling.map((p) => p.settlement), queue.start, queue.end);
     work.then(
       (results) => {
         knownMonths.add(monthKey);
         batch.forEach((p, i) => p.resolve(results[i]!));
+        settling.forEach((p) => p.resolve());
       },
-      (err: unknown) => batch.forEach((p) => p.reject(err)),
+      (err: unknown) => {
+        batch.forEach((p) => p.reject(err));
+        settling.forEach((p) => p.reject(err));
+      },
     ).finally(() => {
       queue.running = false;
       runAdmissions(group);

@@ -108,6 +108,50 @@ describe('createPgChatLimiter', () => {
       expect([next.keyCount, next.orgCount]).to.deep.equal([counts.get('k0')! + 1, plan.length + 1]);
     });
 
+    it('keeps the books exact when settlements and admissions of an organisation arrive together (they share statements)', async () => {
+      const limiter = createPgChatLimiter(db().knex);
+      const orgId = await newOrg();
+      const now = new Date();
+      const limits = { ...OPEN, monthlyTokens: 6_000 };
+      let open: string[] = [];
+      let admitted = 0;
+      let spentTotal = 0;
+      for (let wave = 0; wave < 8; wave++) {
+        const settling = open;
+        open = [];
+        const spent = settling.map((_, i) => 20 + ((wave * 7 + i * 13) % 180));
+        const settle = (i: number) => limiter.settle({ orgId, requestId: settling[i]!, admittedAt: now, model: 'm', inputTokens: spent[i]!, outputTokens: 0, refused: false }).then(() => null);
+        const admitOne = async () => {
+          const requestId = newId('req');
+          const r = await admit(limiter, orgId, { requestId, now, limits, reserveTokens: 400 });
+          if (r.admitted) open.push(requestId);
+          return r;
+        };
+        // One admission goes to the database, the first settlement follows it (its statement starts after this
+        // tick), 7 admissions wait behind the first; the other settlements wait behind the first settlement — and go
+        // with the 7 admissions when the first admission returns before it.
+        const first = [admitOne(), ...(settling.length > 0 ? [settle(0)] : []), ...Array.from({ length: 7 }, admitOne)];
+        await new Promise((resolve) => setImmediate(resolve));
+        const results = await Promise.all([...first, ...settling.slice(1).map((_, i) => settle(i + 1))]);
+        spentTotal += spent.reduce((a, b) => a + b, 0);
+        for (const r of results) {
+          if (r === null) continue;
+          if (r.admitted) {
+            admitted++;
+            expect(r.tokensUsed + r.tokensReserved, 'never over the month').to.be.at.most(limits.monthlyTokens);
+          }
+        }
+        const m = await meter(orgId, now);
+        expect(m).to.deep.equal({ used: spentTotal, reserved: open.length * 400 });
+      }
+      expect(admitted).to.be.greaterThan(8 * 3); // the released reservations were admitted again
+      await Promise.all(open.map((requestId) => limiter.settle({ orgId, requestId, admittedAt: now, model: 'm', inputTokens: 1, outputTokens: 0, refused: false })));
+      const rows = await db().knex('usage_events').where({ org_id: orgId });
+      expect(rows).to.have.length(admitted);
+      expect(rows.every((r) => r.state === 'settled')).to.equal(true);
+      expect(await meter(orgId, now)).to.deep.equal({ used: spentTotal + open.length, reserved: 0 });
+    });
+
     it('settles a chat to its real figures once, moving its reservation into used', async () => {
       const limiter = createPgChatLimiter(db().knex);
       const orgId = await newOrg();
