@@ -128,7 +128,7 @@ describe('createPgChatLimiter', () => {
           return r;
         };
         // One admission goes to the database, the first settlement follows it (its statement starts after this
-        // tick), 7 admissions wait behind the first; the other settlements wait behind the first settlement — and go
+        // tick), 7 admissions wait behind the first; the other settlements wait behind the first settlement — and, on PostgreSQL, go
         // with the 7 admissions when the first admission returns before it.
         const first = [admitOne(), ...(settling.length > 0 ? [settle(0)] : []), ...Array.from({ length: 7 }, admitOne)];
         await new Promise((resolve) => setImmediate(resolve));
