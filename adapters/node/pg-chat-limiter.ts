@@ -317,9 +317,9 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   let lastSweep = 0;
   const sql = { key: admissionSql(false), session: admissionSql(true), batch: admitBatchSql(false), batchSettling: admitBatchSql(true) };
   const exec = createExecutor(knex);
-  // On the embedded database settlements keep their own statement, planned for each batch (see runBatch): prepared
-  // inside the admission batch, their update of usage_events slowed down as the table grew (/chat at 435 req/s after
-  // 33 k chats in the benchmark, against 1,767 without).
+  // On the embedded database settlements keep their own statement, planned for each batch (see runBatch): inside the
+  // prepared admission batch, embedded /chat measured 435 req/s in `npm run bench -- chat` against 1,715–2,009 without
+  // (2026-11-27; why was not analysed — a generic plan of the usage_events update is the first suspect).
   const mergeSettlements = embeddedWorkerOf(knex) === null;
 
   type Pending = { settlement: ChatSettlement; resolve: () => void; reject: (err: unknown) => void };
