@@ -59,6 +59,8 @@ export interface SseSinkOptions {
  */
 /** Longest time a stream's `done` event waits for the end of the response to leave with it. */
 const DONE_HOLD_MS = 50;
+/** Pending frames past this many characters are written at once rather than at the end of the tick. */
+const FLUSH_CHARS = 16_384;
 
 export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
   const res = ctx.res;
@@ -99,32 +101,71 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
     return draining;
   };
   const writable = (): boolean => !res.destroyed && !res.writableEnded;
-  let corked = false;
-  // What is written in one tick — the headers, `start` and an engine's word deltas — leaves in one packet, not one
-  // syscall each. (Holding the cork to the end of the event loop's turn, with setImmediate, put every event of an
-  // answer produced at once in one packet, but streams to clients that never read were then never cut:
-  // test/server/routes/chat-stall.test.ts. Not kept until that is understood.)
-  const coalesce = (): void => {
-    if (corked) return;
-    corked = true;
-    res.cork();
-    process.nextTick(() => {
-      corked = false;
-      res.uncork();
-    });
-  };
-  /** The timer of a `done` event held back for the end of the response (see `send`). */
+  /**
+   * One write per tick. The first event of a tick is written at once (its back-pressure is waited for at once, as
+   * for every write); the events that follow it in the same tick — an engine's word deltas, or the rest of an answer
+   * that was ready at once — are built into `pending` and written together at the end of the tick: one `res.write`
+   * (one HTTP chunk) instead of one per event, and the tick's consecutive deltas as one `delta` event. The socket is corked for the tick, so both leave in one packet. A
+   * write the socket refuses arms the drain wait, and every later event waits for it (the stall bound cuts a reader
+   * that never drains).
+   */
+  let pending = '';
+  /**
+   * The text of the tick's deltas after its first event, not framed yet: consecutive deltas of one tick are sent as
+   * ONE `delta` event (their texts joined), framed when another event, the flush or the end follows.
+   */
+  let pendingDelta = '';
+  let tickOpen = false;
+  /** The timer of a `done` event held back (corked, in `pending`) for the end of the response (see `send`). */
   let heldDone: NodeJS.Timeout | null = null;
+  const frame = (event: ChatEvent): string => {
+    id += 1;
+    return encodeSseJson(event.type, id, eventData(event, options.requestId));
+  };
+  const frameDelta = (): void => {
+    if (pendingDelta === '') return;
+    pending += frame({ type: 'delta', text: pendingDelta });
+    pendingDelta = '';
+  };
+  const flushPending = (): void => {
+    frameDelta();
+    const text = pending;
+    pending = '';
+    if (text !== '' && writable() && !res.write(text)) void waitForDrain();
+  };
+  const endTick = (): void => {
+    tickOpen = false;
+    if (heldDone === null) flushPending();
+    res.uncork();
+  };
   const releaseDone = (): void => {
     if (heldDone === null) return;
     clearTimeout(heldDone);
     heldDone = null;
+    flushPending();
     res.uncork();
   };
-  const write = async (text: string): Promise<void> => {
+  /** Writes an event (or, with a string, a comment) under the tick's rules above. */
+  const write = async (item: ChatEvent | string): Promise<void> => {
     while (draining) await draining; // keep events in order behind a pending drain
     if (!writable()) return;
-    coalesce();
+    let text: string;
+    if (tickOpen) {
+      if (typeof item !== 'string' && item.type === 'delta') pendingDelta += item.text;
+      else {
+        frameDelta();
+        pending += typeof item === 'string' ? item : frame(item);
+      }
+      if (pending.length + pendingDelta.length < FLUSH_CHARS) return;
+      frameDelta(); // a tick that produces this much writes it now, and waits for the socket like any write
+      text = pending;
+      pending = '';
+    } else {
+      tickOpen = true;
+      res.cork();
+      process.nextTick(endTick);
+      text = typeof item === 'string' ? item : frame(item);
+    }
     if (!res.write(text)) await waitForDrain();
   };
   return {
@@ -132,9 +173,8 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
     open() {
       ctx.respond = false; // Koa must not touch a response we stream ourselves
       ctx.status = 200;
-      coalesce();
+      // The head leaves with the first frames (`start` follows at once), in the same write.
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
-      res.flushHeaders(); // leaves at the end of this tick, with the first events
       ctx.req.socket.setNoDelay(true);
       keepAlive = setInterval(() => {
         // A socket that has not drained has bytes in flight already; piling comments behind them helps nobody.
@@ -143,26 +183,30 @@ export function createSseSink(ctx: Context, options: SseSinkOptions): ChatSink {
       keepAlive.unref();
     },
     async send(event) {
-      id += 1;
       if (event.type === 'done' && writable() && draining === null) {
-        // The last event waits (corked) for the end of the response, which follows once the chat is metered:
-        // `done` and the stream's end leave in one packet instead of two. Bounded: if metering is slow, it leaves
-        // after DONE_HOLD_MS on its own.
+        // The last event waits (corked, with what the tick has pending) for the end of the response, which follows
+        // once the chat is metered: an answer ready at once leaves whole with the stream's end, in one write after
+        // its first event, in one packet. Bounded: if metering is slow, they leave after DONE_HOLD_MS on their own.
         res.cork();
+        frameDelta();
+        pending += frame(event);
         heldDone = setTimeout(releaseDone, DONE_HOLD_MS);
         heldDone.unref();
-        res.write(encodeSseJson(event.type, id, eventData(event, options.requestId)));
         return;
       }
-      await write(encodeSseJson(event.type, id, eventData(event, options.requestId)));
+      await write(event);
     },
     async end() {
       clearInterval(keepAlive);
       if (res.destroyed || res.writableEnded || ctx.respond !== false) return releaseDone();
       while (draining) await draining;
       if (!writable()) return releaseDone();
-      if (heldDone !== null) clearTimeout(heldDone), (heldDone = null); // res.end() flushes it with the last chunk
-      res.end();
+      if (heldDone !== null) clearTimeout(heldDone), (heldDone = null); // res.end() uncorks: it all leaves with the last chunk
+      frameDelta();
+      const text = pending;
+      pending = '';
+      if (text === '') res.end();
+      else res.end(text);
       if (res.writableFinished) return;
       // The last bytes may still sit in a buffer the client does not read: give it the same bound, then cut.
       await within('finish');

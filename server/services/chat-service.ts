@@ -167,7 +167,8 @@ export class ChatService {
   /**
    * Every check before the model, cheapest first: plan mode, session, sizes, then ONE database statement that counts
    * the key's, the session's and the organisation's one-minute windows and reserves the request's worst case (input
-   * estimate + the plan's output cap) against what is left of the month, writing its usage row.
+   * estimate + the plan's output cap) against what is left of the month, writing its usage row (the statement is
+   * shared with the organisation's admissions that arrive together: ChatLimiter.admit).
    */
   async admit(auth: KeyAuth, request: ChatRequest, sessionToken: string | null, origin: string | null, requestId: string): Promise<ServiceResult<AdmittedChat>> {
     const plan = this.config.plans[auth.orgTier];

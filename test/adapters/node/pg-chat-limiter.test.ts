@@ -74,6 +74,84 @@ describe('createPgChatLimiter', () => {
       expect(rows.every((r) => r.state === 'reserved' && r.reserved_tokens === 100)).to.equal(true);
     });
 
+    it('decides admissions that arrive together (one statement) exactly as one after the other, in arrival order', async () => {
+      const limiter = createPgChatLimiter(db().knex);
+      const orgId = await newOrg();
+      const keys = [keyId, await newKey(orgId)];
+      const now = new Date();
+      const limits = { keyPerMinute: 5, sessionPerMinute: 3, orgPerMinute: 11, monthlyTokens: 2_000 };
+      // The first creates the month row alone; the 13 behind it arrive while it is in the database and go together.
+      const plan = [
+        { key: 0, session: null, reserve: 300 },
+        ...[400, 700, 300, 200, 100, 50, 20, 20, 20, 20, 20, 20, 20].map((reserve, i) => ({ key: i % 2, session: i % 3 === 2 ? null : `s${i % 3}`, reserve })),
+      ];
+      const results = await Promise.all(plan.map((p) => admit(limiter, orgId, { keyId: keys[p.key]!, sessionId: p.session, reserveTokens: p.reserve, limits, now })));
+      // The same requests admitted one by one, in order.
+      const counts = new Map<string, number>();
+      const bump = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1).get(k)!;
+      let reserved = 0;
+      const expected = plan.map((p, i) => {
+        const keyCount = bump(`k${p.key}`);
+        const sessionCount = p.session === null ? null : bump(p.session);
+        const orgCount = i + 1;
+        const admitted = keyCount <= limits.keyPerMinute && (sessionCount ?? 0) <= limits.sessionPerMinute && orgCount <= limits.orgPerMinute && reserved + p.reserve <= limits.monthlyTokens;
+        if (admitted) reserved += p.reserve;
+        return { admitted, keyCount, sessionCount, orgCount, tokensUsed: 0, tokensReserved: reserved };
+      });
+      expect(results.map(({ windowResetAt: _, ...r }) => r)).to.deep.equal(expected);
+      expect(expected.filter((e) => e.admitted).length).to.be.within(3, plan.length - 3); // the limits really bit
+      expect(await meter(orgId, now)).to.deep.equal({ used: 0, reserved });
+      const rows = await db().knex('usage_events').where({ org_id: orgId });
+      expect(rows.map((r) => Number(r.reserved_tokens)).sort((a, b) => a - b)).to.deep.equal(plan.filter((_, i) => expected[i]!.admitted).map((p) => p.reserve).sort((a, b) => a - b));
+      // The windows hold every request, admitted or not: the next one of key 0 counts on from there.
+      const next = await admit(limiter, orgId, { keyId: keys[0]!, limits, now });
+      expect([next.keyCount, next.orgCount]).to.deep.equal([counts.get('k0')! + 1, plan.length + 1]);
+    });
+
+    it('keeps the books exact when settlements and admissions of an organisation arrive together (they share statements)', async () => {
+      const limiter = createPgChatLimiter(db().knex);
+      const orgId = await newOrg();
+      const now = new Date();
+      const limits = { ...OPEN, monthlyTokens: 6_000 };
+      let open: string[] = [];
+      let admitted = 0;
+      let spentTotal = 0;
+      for (let wave = 0; wave < 8; wave++) {
+        const settling = open;
+        open = [];
+        const spent = settling.map((_, i) => 20 + ((wave * 7 + i * 13) % 180));
+        const settle = (i: number) => limiter.settle({ orgId, requestId: settling[i]!, admittedAt: now, model: 'm', inputTokens: spent[i]!, outputTokens: 0, refused: false }).then(() => null);
+        const admitOne = async () => {
+          const requestId = newId('req');
+          const r = await admit(limiter, orgId, { requestId, now, limits, reserveTokens: 400 });
+          if (r.admitted) open.push(requestId);
+          return r;
+        };
+        // One admission goes to the database, the first settlement follows it (its statement starts after this
+        // tick), 7 admissions wait behind the first; the other settlements wait behind the first settlement — and, on PostgreSQL, go
+        // with the 7 admissions when the first admission returns before it.
+        const first = [admitOne(), ...(settling.length > 0 ? [settle(0)] : []), ...Array.from({ length: 7 }, admitOne)];
+        await new Promise((resolve) => setImmediate(resolve));
+        const results = await Promise.all([...first, ...settling.slice(1).map((_, i) => settle(i + 1))]);
+        spentTotal += spent.reduce((a, b) => a + b, 0);
+        for (const r of results) {
+          if (r === null) continue;
+          if (r.admitted) {
+            admitted++;
+            expect(r.tokensUsed + r.tokensReserved, 'never over the month').to.be.at.most(limits.monthlyTokens);
+          }
+        }
+        const m = await meter(orgId, now);
+        expect(m).to.deep.equal({ used: spentTotal, reserved: open.length * 400 });
+      }
+      expect(admitted).to.be.greaterThan(8 * 3); // the released reservations were admitted again
+      await Promise.all(open.map((requestId) => limiter.settle({ orgId, requestId, admittedAt: now, model: 'm', inputTokens: 1, outputTokens: 0, refused: false })));
+      const rows = await db().knex('usage_events').where({ org_id: orgId });
+      expect(rows).to.have.length(admitted);
+      expect(rows.every((r) => r.state === 'settled')).to.equal(true);
+      expect(await meter(orgId, now)).to.deep.equal({ used: spentTotal + open.length, reserved: 0 });
+    });
+
     it('settles a chat to its real figures once, moving its reservation into used', async () => {
       const limiter = createPgChatLimiter(db().knex);
       const orgId = await newOrg();

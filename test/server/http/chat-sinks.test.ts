@@ -127,13 +127,22 @@ class PacketResponse extends EventEmitter {
   uncork(): void {
     if (this.#corked > 0 && --this.#corked === 0) this.#flush();
   }
+  /** How many writes (HTTP chunks) were made. */
+  writes = 0;
+  /** Everything written, as written. */
+  raw = '';
   write(text: string): boolean {
-    this.#buffer.push(/^event: (\w+)/.exec(text)?.[1] ?? 'comment');
+    this.writes++;
+    this.raw += text;
+    // Every event of the chunk (a write may carry several), or a comment.
+    const names = [...text.matchAll(/^event: (\w+)/gm)].map((m) => m[1]!);
+    this.#buffer.push(...(names.length > 0 ? names : ['comment']));
     if (this.#corked === 0) this.#flush();
     return true;
   }
-  end(): void {
-    // As http.OutgoingMessage.end: the last chunk goes with whatever is corked.
+  end(text?: string): void {
+    // As http.OutgoingMessage.end: its data is written, and the last chunk goes with whatever is corked.
+    if (text !== undefined) this.write(text);
     this.#buffer.push('end');
     this.#corked = 0;
     this.#flush();
@@ -165,6 +174,27 @@ describe('createSseSink: the last event', () => {
     await sink.end();
     expect(res.packets.at(-1)).to.deep.equal(['done', 'end']);
     expect(res.packets.flat()).to.deep.equal(['headers', 'start', 'delta', 'done', 'end']);
+  });
+
+  it('writes an answer ready at once in one packet: its first event, then one write for the rest (its deltas as one) with the end', async () => {
+    const res = new PacketResponse();
+    const sink = createSseSink(contextOf(res as unknown as StalledResponse), { keepAliveMs: 60_000, requestId: 'req_1' });
+    // As in the route, where the answer follows the admission's await: the events are sent in promise jobs, which
+    // all run before the tick ends.
+    await Promise.resolve();
+    sink.open();
+    await sink.send({ type: 'start', requestId: 'req_1', model: 'm' });
+    for (const text of ['The ', 'Pro ', 'plan ', 'costs ', '20.']) await sink.send({ type: 'delta', text });
+    await sink.send({ type: 'citation', index: 1, url: 'https://example.com/', title: 'Pricing' });
+    await sink.send({ type: 'done', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } });
+    await sleep(10); // the settle round trip
+    expect(res.packets).to.deep.equal([]);
+    await sink.end();
+    // The deltas of the tick leave as one delta event; every event keeps its increasing id.
+    expect(res.packets).to.deep.equal([['headers', 'start', 'delta', 'citation', 'done', 'end']]);
+    expect(res.writes).to.equal(2);
+    expect([...res.raw.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))).to.deep.equal([1, 2, 3, 4]);
+    expect(res.raw).to.include('event: delta\nid: 2\ndata: {"text":"The Pro plan costs 20."}\n\n');
   });
 
   it('is not held for long when the end is late', async () => {
