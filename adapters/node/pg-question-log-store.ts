@@ -54,9 +54,11 @@ const INSERT_QUESTIONS = `insert into question_log as l (id, org_id, key_id, mes
         v.question, v.question_hash, v.answer, coalesce(v.citations, '[]'::jsonb), v.latency_ms, v.source
    from ${BATCH_ROWS}
   where ${LIVE_KEY}
- on conflict (org_id, message_id) do nothing
- returning l.message_id`;
-/** A visitor's vote stored before its question (a row without `question`) takes the question's facts. */
+ on conflict (org_id, message_id) do nothing`;
+/**
+ * A visitor's vote stored before its question (a row without `question`) takes the question's facts. Run over the
+ * whole batch when the insert wrote fewer rows than it was given: only vote-only rows match.
+ */
 const COMPLETE_VOTES = `update question_log as l set
    conversation_id = v.conversation_id, created_at = v.created_at, page_url = v.page_url, mode = v.mode, model = v.model, outcome = v.outcome,
    error_code = v.error_code, question = v.question, question_hash = v.question_hash, answer = v.answer,
@@ -104,22 +106,23 @@ const day = (d: Date): string => d.toISOString().slice(0, 10);
 const dayCeil = (d: Date): string => day(new Date(Math.ceil(d.getTime() / 86_400_000) * 86_400_000));
 
 /**
- * Runs one self-contained statement (its own transaction; never call it inside a knex transaction): on the embedded
+ * Runs one self-contained statement (its own transaction; never call it inside a knex transaction) and returns the
+ * number of rows it wrote: on the embedded
  * database as a named prepared statement queued straight in its worker thread (parsed and planned once per thread,
  * see PgliteWorkerClient.queryPrepared), on PostgreSQL through knex.
  */
-function createStatementRunner(knex: Knex): (name: string, sql: string, bindings: readonly Knex.Value[]) => Promise<unknown[]> {
+function createStatementRunner(knex: Knex): (name: string, sql: string, bindings: readonly Knex.Value[]) => Promise<number> {
   const worker = embeddedWorkerOf(knex);
   const texts = new Map<string, string>();
   return async (name, sql, bindings) => {
-    if (!worker) return ((await knex.raw(sql, [...bindings])) as { rows: unknown[] }).rows;
+    if (!worker) return ((await knex.raw(sql, [...bindings])) as { rowCount: number | null }).rowCount ?? 0;
     let text = texts.get(name);
     if (text === undefined) {
       let n = 0;
       text = sql.replace(/\?/g, () => `$${++n}`);
       texts.set(name, text);
     }
-    return (await worker.queryPrepared(name, text, bindings)).rows;
+    return (await worker.queryPrepared(name, text, bindings)).affectedRows ?? 0;
   };
 }
 
@@ -191,12 +194,10 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
       // New questions in one INSERT … DO NOTHING (only the insert trigger runs); answers rated before their question
       // arrived left a vote-only row, completed by a second statement when there are any (migration 0008).
       const payload = JSON.stringify(rows);
-      const inserted = (await run('kit_question_log_insert_v1', INSERT_QUESTIONS, [payload])) as Array<{ message_id: string }>;
-      if (inserted.length === rows.length) return inserted.length;
-      const done = new Set(inserted.map((r) => r.message_id));
-      const rest = rows.filter((r) => !done.has(r.message_id));
-      const { rows: completed } = (await knex.raw(COMPLETE_VOTES, [JSON.stringify(rest)])) as { rows: unknown[] };
-      return inserted.length + completed.length;
+      const inserted = await run('kit_question_log_insert_v2', INSERT_QUESTIONS, [payload]);
+      if (inserted === rows.length) return inserted;
+      const { rows: completed } = (await knex.raw(COMPLETE_VOTES, [payload])) as { rows: unknown[] };
+      return inserted + completed.length;
     },
 
     async addCounts(counts) {
