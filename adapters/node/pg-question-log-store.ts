@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { LoggedQuestion, QuestionMode, QuestionOutcome } from '../../core/insights/index.js';
 import type { CoverageGap, QuestionFilter, QuestionGroup, QuestionLogPort } from '../../core/ports/question-log.port.js';
 import type { Citation } from '../../core/sources.js';
+import { embeddedWorkerOf } from './knex-database.js';
 
 interface Row {
   id: string;
@@ -41,6 +42,31 @@ const COLUMNS = ['id', 'org_id', 'key_id', 'message_id', 'conversation_id', 'cre
 /** Rows per chunk when streaming an export. */
 const STREAM_CHUNK = 2_000;
 
+/** The logged rows of a batch, from one JSON parameter. */
+const BATCH_ROWS = `jsonb_to_recordset(?::jsonb) as v(id text, org_id text, key_id text, message_id text, conversation_id text, created_at timestamptz,
+                page_url text, mode text, model text, outcome text, error_code text, question text, question_hash text, answer text,
+                citations jsonb, latency_ms int, source text)`;
+/** Only questions of keys still live (a key deleted meanwhile deleted its rows: none may come back). */
+const LIVE_KEY = 'v.key_id is null or exists (select 1 from api_keys k where k.id = v.key_id and k.revoked_at is null)';
+const INSERT_QUESTIONS = `insert into question_log as l (id, org_id, key_id, message_id, conversation_id, created_at, page_url, mode, model, outcome, error_code,
+                                question, question_hash, answer, citations, latency_ms, source)
+ select v.id, v.org_id, v.key_id, v.message_id, v.conversation_id, v.created_at, v.page_url, v.mode, v.model, v.outcome, v.error_code,
+        v.question, v.question_hash, v.answer, coalesce(v.citations, '[]'::jsonb), v.latency_ms, v.source
+   from ${BATCH_ROWS}
+  where ${LIVE_KEY}
+ on conflict (org_id, message_id) do nothing`;
+/**
+ * A visitor's vote stored before its question (a row without `question`) takes the question's facts. Run over the
+ * whole batch when the insert wrote fewer rows than it was given: only vote-only rows match.
+ */
+const COMPLETE_VOTES = `update question_log as l set
+   conversation_id = v.conversation_id, created_at = v.created_at, page_url = v.page_url, mode = v.mode, model = v.model, outcome = v.outcome,
+   error_code = v.error_code, question = v.question, question_hash = v.question_hash, answer = v.answer,
+   citations = coalesce(v.citations, '[]'::jsonb), latency_ms = v.latency_ms, source = v.source
+  from ${BATCH_ROWS}
+ where l.org_id = v.org_id and l.message_id = v.message_id and l.question is null and (${LIVE_KEY})
+ returning l.id`;
+
 const toQuestion = (r: Row): LoggedQuestion => ({
   id: r.id,
   orgId: r.org_id,
@@ -79,8 +105,30 @@ const day = (d: Date): string => d.toISOString().slice(0, 10);
 /** The first UTC day not before `d`'s instant, so [from, to) in days covers the same instants as in time. */
 const dayCeil = (d: Date): string => day(new Date(Math.ceil(d.getTime() / 86_400_000) * 86_400_000));
 
+/**
+ * Runs one self-contained statement (its own transaction; never call it inside a knex transaction) and returns the
+ * number of rows it wrote: on the embedded
+ * database as a named prepared statement queued straight in its worker thread (parsed and planned once per thread,
+ * see PgliteWorkerClient.queryPrepared), on PostgreSQL through knex.
+ */
+function createStatementRunner(knex: Knex): (name: string, sql: string, bindings: readonly Knex.Value[]) => Promise<number> {
+  const worker = embeddedWorkerOf(knex);
+  const texts = new Map<string, string>();
+  return async (name, sql, bindings) => {
+    if (!worker) return ((await knex.raw(sql, [...bindings])) as { rowCount: number | null }).rowCount ?? 0;
+    let text = texts.get(name);
+    if (text === undefined) {
+      let n = 0;
+      text = sql.replace(/\?/g, () => `$${++n}`);
+      texts.set(name, text);
+    }
+    return (await worker.queryPrepared(name, text, bindings)).affectedRows ?? 0;
+  };
+}
+
 /** Question log, counts and group summaries on PostgreSQL or PGlite through knex. */
 export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
+  const run = createStatementRunner(knex);
   function filtered(orgId: string, filter: QuestionFilter): Knex.QueryBuilder {
     const q = knex<Row>('question_log').where({ org_id: orgId }).whereNotNull('question');
     if (filter.from) q.where('created_at', '>=', filter.from);
@@ -143,25 +191,13 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
           answer: e.answer, citations: e.citations, latency_ms: e.latencyMs, source: e.source,
         });
       }
-      const { rows: stored } = (await knex.raw(
-        `insert into question_log as l (id, org_id, key_id, message_id, conversation_id, created_at, page_url, mode, model, outcome, error_code,
-                                        question, question_hash, answer, citations, latency_ms, source)
-         select v.id, v.org_id, v.key_id, v.message_id, v.conversation_id, v.created_at, v.page_url, v.mode, v.model, v.outcome, v.error_code,
-                v.question, v.question_hash, v.answer, coalesce(v.citations, '[]'::jsonb), v.latency_ms, v.source
-           from jsonb_to_recordset(?::jsonb) as v(id text, org_id text, key_id text, message_id text, conversation_id text, created_at timestamptz,
-                page_url text, mode text, model text, outcome text, error_code text, question text, question_hash text, answer text,
-                citations jsonb, latency_ms int, source text)
-          where v.key_id is null or exists (select 1 from api_keys k where k.id = v.key_id and k.revoked_at is null)
-         on conflict (org_id, message_id) do update set
-           conversation_id = excluded.conversation_id, created_at = excluded.created_at, page_url = excluded.page_url, mode = excluded.mode,
-           model = excluded.model, outcome = excluded.outcome, error_code = excluded.error_code, question = excluded.question,
-           question_hash = excluded.question_hash, answer = excluded.answer, citations = excluded.citations, latency_ms = excluded.latency_ms,
-           source = excluded.source
-         where l.question is null
-         returning l.id`,
-        [JSON.stringify(rows)],
-      )) as { rows: unknown[] };
-      return stored.length;
+      // New questions in one INSERT … DO NOTHING (only the insert trigger runs); answers rated before their question
+      // arrived left a vote-only row, completed by a second statement when there are any (migration 0008).
+      const payload = JSON.stringify(rows);
+      const inserted = await run('kit_question_log_insert_v2', INSERT_QUESTIONS, [payload]);
+      if (inserted === rows.length) return inserted;
+      const { rows: completed } = (await knex.raw(COMPLETE_VOTES, [payload])) as { rows: unknown[] };
+      return inserted + completed.length;
     },
 
     async addCounts(counts) {

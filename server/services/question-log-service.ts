@@ -144,10 +144,26 @@ export class QuestionLogService {
   async #write(batch: readonly QuestionReport[], reportedCounts: readonly QuestionCount[]): Promise<void> {
     const redactor = await this.redactor();
     const redact = (text: string): string => redactor.redact(text).text;
+    // Pages and citations repeat across a batch (every chat on a page, the same sources): each distinct URL and title
+    // is cleaned once per batch. Questions are not: each is redacted on its own.
+    const cleaned = new Map<string, Promise<string | null>>();
+    const cleanUrl = (url: string | null, keepQuery: boolean): Promise<string | null> => {
+      if (url === null) return Promise.resolve(null);
+      const id = `${keepQuery ? 'q' : '-'}${url}`;
+      let clean = cleaned.get(id);
+      if (clean === undefined) cleaned.set(id, (clean = this.cleanUrl(url, keepQuery)));
+      return clean;
+    };
+    const titles = new Map<string, string>();
+    const redactTitle = (title: string): string => {
+      let clean = titles.get(title);
+      if (clean === undefined) titles.set(title, (clean = redact(title.slice(0, 300))));
+      return clean;
+    };
     const settingsByOrg = new Map<string, LoggingSettings>();
     for (const orgId of new Set(batch.map((q) => q.orgId))) settingsByOrg.set(orgId, await this.settings.logging(orgId));
     const counts: QuestionCount[] = [];
-    for (const c of reportedCounts) counts.push({ ...c, page: (await this.cleanUrl(c.page, false))?.slice(0, 500) ?? null });
+    for (const c of reportedCounts) counts.push({ ...c, page: (await cleanUrl(c.page, false))?.slice(0, 500) ?? null });
     const entries: QuestionLogEntry[] = [];
     for (const q of batch) {
       const logging = settingsByOrg.get(q.orgId)!;
@@ -155,7 +171,7 @@ export class QuestionLogService {
         orgId: q.orgId,
         keyId: q.keyId,
         day: q.askedAt.toISOString().slice(0, 10),
-        page: (await this.cleanUrl(q.pageUrl, false))?.slice(0, 500) ?? null,
+        page: (await cleanUrl(q.pageUrl, false))?.slice(0, 500) ?? null,
         mode: q.mode,
         outcome: q.outcome,
         questions: 1,
@@ -169,7 +185,7 @@ export class QuestionLogService {
         messageId: q.messageId,
         conversationId: q.conversationId ?? q.messageId,
         createdAt: q.askedAt,
-        pageUrl: await this.cleanUrl(q.pageUrl, logging.keepQueryString),
+        pageUrl: await cleanUrl(q.pageUrl, logging.keepQueryString),
         mode: q.mode,
         model: q.model?.slice(0, 200) ?? null,
         outcome: q.outcome,
@@ -177,7 +193,7 @@ export class QuestionLogService {
         question,
         questionHash: sha256Hex(normalizeQuestion(question)).slice(0, 32),
         answer: logging.mode === 'full' && q.answer ? redact(q.answer.slice(0, MAX_LOGGED_ANSWER_CHARS)) : null,
-        citations: await Promise.all(q.citations.slice(0, 20).map(async (c) => ({ url: (await this.cleanUrl(c.url, logging.keepQueryString)) ?? '', title: redact(c.title.slice(0, 300)) }))),
+        citations: await Promise.all(q.citations.slice(0, 20).map(async (c) => ({ url: (await cleanUrl(c.url, logging.keepQueryString)) ?? '', title: redactTitle(c.title) }))),
         latencyMs: q.latencyMs === null ? null : Math.max(0, Math.min(2_147_483_647, Math.round(q.latencyMs))),
         source: q.source,
       });

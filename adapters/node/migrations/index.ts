@@ -6,6 +6,7 @@ import { usagePartitions } from './0004-usage-partitions.js';
 import { ownerLoop } from './0005-owner-loop.js';
 import { consoleSessions } from './0006-console-sessions.js';
 import { insightDaySummaries } from './0007-insight-day-summaries.js';
+import { questionLogLeanInserts } from './0008-question-log-lean-inserts.js';
 
 /** One schema change. `name` orders the history and must never change once released. */
 export interface Migration {
@@ -18,7 +19,7 @@ export interface Migration {
  * Every migration, oldest first. Imported as modules (not globbed from disk) so the bundled server carries them.
  * To add one: create `NNNN-what-it-does.ts` exporting a Migration and append it here.
  */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop, consoleSessions, insightDaySummaries]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop, consoleSessions, insightDaySummaries, questionLogLeanInserts]);
 
 /** A knex migration source over an explicit list. */
 export function createMigrationSource(migrations: readonly Migration[] = MIGRATIONS): Knex.MigrationSource<Migration> {
