@@ -41,8 +41,6 @@ export interface ContextSnapshot {
 /** The heavy part of an instance, loaded as a lazy chunk: context, redaction, grounding, engines. */
 export interface Assistant {
   readonly ready: KitEvents['ready'];
-  /** The site owner's settings from `/config` (issue 13); null without them (service unreachable, older server). */
-  readonly settings: PlatformAssistant | null;
   /** Thumbs on an answer (`Answer.id`); the comment is kept only while the owner logs questions. */
   feedback(messageId: string, rating: 'up' | 'down', comment?: string): Promise<{ commentStored: boolean }>;
   ask(question: string, history: readonly ChatTurn[], options: { signal: AbortSignal; onToken(text: string): void }): Promise<Answer>;
@@ -57,5 +55,15 @@ export type StartAssistant = (
     signal: AbortSignal;
     /** The conversation's id (kept with the thread; a new one after `newConversation()`). */
     conversationId?: () => string;
+    /**
+     * Resolves when the page is to be read (docs/sdk.md, "What happens, in order": on the first sign of use); until
+     * then only `GET /config` runs. Default: at once.
+     */
+    read?: Promise<unknown>;
+    /**
+     * Called with the site owner's settings from `GET /config` (issue 13) as soon as they arrive, before the page is
+     * read (the launcher's theme, label, language, placement); null without them (service unreachable, older server).
+     */
+    settings?: (settings: PlatformAssistant | null) => unknown;
   },
 ) => Promise<Assistant>;

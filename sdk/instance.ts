@@ -29,6 +29,7 @@ type WidgetModule = typeof import('./widget/index.js');
  */
 export function createInstance(config: KitConfig, host: KitHostOptions, startAssistant: () => Promise<StartAssistant>, loadWidget: () => Promise<WidgetModule> = () => import(/* webpackChunkName: "kit-ui" */ './widget/index.js')): KitInstance & { readonly destroyed: boolean } {
   const emitter = createEmitter<KitEvents>();
+  const wantWidget = host.widget !== false && typeof document !== 'undefined';
   const lifetime = new AbortController();
   const store = createThreadStore(config.persist, config.apiKey);
   let thread: Thread = store.load() ?? { id: newConversationId(), messages: [] };
@@ -39,7 +40,10 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   let started: Assistant | null = null;
   let settings: PlatformAssistant | null = null;
 
-  if (config.onReady) emitter.on('ready', config.onReady);
+  // The page is read on the first sign of use (docs/sdk.md, "What happens, in order"): intent on the launcher, a
+  // panel shown, open(), ask(), feedback(), or a host waiting for `ready`.
+  let read!: (v?: unknown) => void;
+  const reading = new Promise((r) => (read = r));
   if (config.onError) emitter.on('error', config.onError);
   if (config.onMessage) emitter.on('message', config.onMessage);
 
@@ -90,7 +94,6 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   let startError: KitError | null = null;
   /** The answer streaming now, so a panel that appears mid-answer can show it from its start. */
   let live: { partial: string; view: AnswerView | null } | null = null;
-  const wantWidget = host.widget !== false && typeof document !== 'undefined';
   const site = config.context.scope !== 'page';
   const language = (wanted: string | null) => pickUiLanguage(wanted, typeof document !== 'undefined' ? document.documentElement.lang : null);
   let uiLanguage = language(config.language);
@@ -183,6 +186,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   };
   let panel: Promise<Widget | null> | null = null;
   const loadPanel = (): Promise<Widget | null> => {
+    read();
     if (!wantWidget) return Promise.resolve(null);
     panel ??= Promise.all([loadWidget(), stringsLoad]).then(([m]) => {
       widgetModule = m;
@@ -203,32 +207,38 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     if (config.autoOpen) wantOpen = true;
   }
 
-  // Start at once: the page is read and the engine chosen while the visitor is still looking at the launcher.
+  // The owner's settings (snippet options win): language, placement, greeting, starters, theme, notice — as soon as
+  // `GET /config` answers, before the page is read.
+  let owned: Promise<void> | undefined;
+  const own = (s: PlatformAssistant | null): Promise<void> => (owned = (async () => {
+    settings = s;
+    if (wantWidget && s) {
+      const lang = language(config.language ?? s.language);
+      if (lang !== uiLanguage) await chooseLanguage(lang);
+      placement = config.placement ?? s.placement;
+      if (placement === 'inline' && !config.target) placement = 'launcher';
+      if (shell) applyTheme(shell.host, s.theme);
+      relabel();
+      if (placement === 'inline' && !panel) void loadPanel();
+    }
+    // (destroy() removes the widget)
+    if (widget) {
+      if (placement !== widgetPlacement) mountWidget();
+      else {
+        widget.setStrings(strings());
+        widgetModule!.applySettings(widget, s);
+      }
+    }
+  })());
+  // The runtime starts at once (its chunk, `GET /config`); the page is read on the first sign of use (`read`).
   const assistant: Promise<Assistant> = startAssistant()
-    .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal, conversationId: () => thread.id }))
+    .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal, conversationId: () => thread.id, read: reading, settings: own }))
     .then(async (a) => {
       if (destroyed) { a.destroy(); throw destroyedError(); }
+      await owned;
       started = a;
-      settings = a.settings;
       statusText = null;
-      // The owner's settings (snippet options win): language, placement, greeting, starters, theme, notice.
-      if (wantWidget && settings) {
-        const lang = language(config.language ?? settings.language);
-        if (lang !== uiLanguage) await chooseLanguage(lang);
-        placement = config.placement ?? settings.placement;
-        if (placement === 'inline' && !config.target) placement = 'launcher';
-        if (shell) applyTheme(shell.host, settings.theme);
-        relabel();
-        if (placement === 'inline' && !panel) void loadPanel();
-      }
-      if (widget && !destroyed) {
-        if (placement !== widgetPlacement) mountWidget();
-        else {
-          widget.setStrings(strings());
-          widgetModule!.applySettings(widget, settings);
-          widget.setStatus('');
-        }
-      }
+      widget?.setStatus('');
       emitter.emit('ready', a.ready);
       return a;
     });
@@ -319,6 +329,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       if (typeof question !== 'string' || question.trim() === '') return Promise.reject(new KitError('invalid_request', 'ask(question): question must be a non-empty string.'));
       if (question.length > MAX_QUESTION_CHARS) return Promise.reject(new KitError('payload_too_large', `ask(question): question is longer than ${MAX_QUESTION_CHARS} characters.`));
       if (options.signal?.aborted) return Promise.reject(new KitError('network_error', 'The request was cancelled.'));
+      read();
       // One at a time, in call order: a second ask waits for the first (the conversation is one thread).
       const run = queue.then(() => runAsk(question.trim(), options.signal));
       queue = run.catch(() => undefined);
@@ -339,6 +350,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       if (destroyed) throw destroyedError();
       if (typeof messageId !== 'string' || !/^(req|msg)_[0-9A-Za-z]{8,64}$/.test(messageId)) throw new KitError('invalid_request', 'feedback(messageId): pass the id of an answer (answer.id).');
       if (rating !== 'up' && rating !== 'down') throw new KitError('invalid_request', "feedback(messageId, rating): rating must be 'up' or 'down'.");
+      read();
       const a = await assistant;
       try {
         return await a.feedback(messageId, rating, options.comment?.trim().slice(0, 500) || undefined);
@@ -359,6 +371,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     },
     on<K extends keyof KitEvents>(event: K, fn: (payload: KitEvents[K]) => void): () => void {
       if (destroyed) return () => undefined;
+      if (event === 'ready') read();
       return emitter.on(event, fn);
     },
     destroy() {
@@ -374,5 +387,6 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       emitter.clear();
     },
   };
+  if (config.onReady) instance.on('ready', config.onReady);
   return instance;
 }

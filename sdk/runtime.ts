@@ -56,7 +56,7 @@ interface Context {
 }
 
 /** Starts the assistant for `config` on this page. Rejects with a KitError when the page cannot be read at all. */
-export const startAssistant: StartAssistant = async (config, host, { emit, signal, conversationId }) => {
+export const startAssistant: StartAssistant = async (config, host, { emit, signal, conversationId, read, settings: owner }) => {
   const base = (host.transport as HttpTransportPort | undefined) ?? createFetchTransport();
   // The console's preview on the owner's own site (docs/console.md): a page opened as `…#kit-preview=<token>` sends
   // the token as `Kit-Preview`; `/config` then shows the owner's unsaved settings (that key and origin only).
@@ -73,7 +73,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   // unreachable service only costs the remote engine.
   const setup = linkSignals(signal);
   let misconfigured: KitError | null = null;
-  const planPromise = client.getConfig({ signal }).then((c) => c, async (err) => {
+  const planPromise = client.getConfig({ signal }).then((c) => (owner?.(c.assistant ?? null), c), async (err) => {
     if (signal.aborted) throw err;
     if (isKitError(err) && SETUP_CODES.has(err.code)) {
       // The explanations are a chunk of their own: only misconfigured pages load them.
@@ -81,7 +81,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
       misconfigured = setupError(err, config.apiKey);
       console.error(`Kit: ${misconfigured.message}`);
       setup.abort(misconfigured);
-      return null;
+      throw misconfigured;
     }
     emit('error', toEvent(err));
     return null;
@@ -89,10 +89,13 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   // The WebGPU probe runs only when its verdict decides something (issue 10.3): Chromium logs "No available
   // adapters." whenever requestAdapter() finds none, so a page whose visitor asks nothing must not call it.
   const probe = (): Promise<DeviceProfile> => import(/* webpackChunkName: "kit-probe" */ '../adapters/browser/webgpu-probe.js').then((m) => m.probeDevice({ benchmark: config.gpuBenchmark, signal, reuseAbsentVerdict: config.mode === 'auto' }));
-  const devicePromise: Promise<DeviceProfile | null> = config.mode === 'local' ? probe() : Promise.resolve(null);
+  const devicePromise: Promise<DeviceProfile> | null = config.mode === 'local' ? probe() : null;
+  // Nothing of the page is read, and none of the reading's chunks run, before the first sign of use (`read`).
+  // A key or origin the service refuses is reported at once, without it.
+  await Promise.race([read, planPromise.then(() => read)]);
   const redactorPromise = config.redact.secrets || config.redact.pii || config.redact.patterns.length > 0
     ? import(/* webpackChunkName: "kit-redaction" */ './redact-pages.js').then((m) => m.loadPageRedactor(config.redact))
-    : Promise.resolve(null);
+    : null;
   // The gate in the browser (a chunk): before a local engine, and before the service when the snippet asks for a
   // stricter gate than the service's (`groundingMinMatches` above the default; the service gates with the default).
   const strictGate = config.grounding && config.groundingMinMatches !== SERVICE_MIN_MATCHES;
@@ -122,7 +125,6 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   }
   const [plan, device] = await Promise.all([planPromise, devicePromise]);
   setup.dispose();
-  if (misconfigured) throw misconfigured;
 
   // The owner's log (issue 13): one conversation per instance; the service logs remote answers (and its refusals),
   // the beacon what this browser answered or refused. The reporter and its beacon are a chunk (`kit-reporter`): a
@@ -181,7 +183,6 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   const mode = modeOf(engine);
   const assistant: Assistant = {
     ready: { mode, model: engine.port.model, context: context.stats },
-    settings,
     async ask(question, history, { signal: askSignal, onToken }) {
       const askedAt = new Date();
       const started = Date.now();
@@ -264,7 +265,7 @@ function pageUrl(): string {
   return u.href;
 }
 
-async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<PageRedactor | null>): Promise<Context> {
+async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<PageRedactor> | null): Promise<Context> {
   const url = pageUrl();
   // The crawl's chunk downloads while the live page is read: its latency overlaps the work instead of following it.
   const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './site-context.js') : null;

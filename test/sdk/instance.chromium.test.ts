@@ -24,7 +24,6 @@ export function start(options, settings, opts = {}) {
   const log = { asks: [], loaded: [], errors: [] };
   const assistant = {
     ready: READY,
-    settings: settings ? { ...SETTINGS, ...settings } : null,
     async ask(question, history, { signal, onToken }) {
       log.asks.push({ question, history });
       const text = 'The Pro plan costs 20 euros a month [1].';
@@ -40,9 +39,11 @@ export function start(options, settings, opts = {}) {
   };
   const config = normalizeConfig({ apiKey: KEY, onError: (e) => log.errors.push(e), ...options }).config;
   const loadWidget = () => { log.loaded.push('kit-ui'); return import('./sdk/widget/index.js'); };
-  const inst = createInstance(config, {}, async () => async () => {
+  const inst = createInstance(config, {}, async () => async (_config, _host, hooks) => {
     await new Promise((r) => setTimeout(r, opts.readyDelay ?? 10));
     if (opts.fail) throw new KitError(opts.fail, 'This key does not allow the origin ' + location.origin + '.');
+    // The owner's settings, as the runtime passes them when GET /config answers (here just before ready).
+    hooks.settings?.(settings ? { ...SETTINGS, ...settings } : null);
     return assistant;
   }, loadWidget);
   return { inst, log };

@@ -16,7 +16,6 @@ function fakeAssistant(ask: (q: string, history: readonly ChatTurn[]) => Promise
   let destroyed = false;
   const assistant: Assistant = {
     ready: READY,
-    settings: null,
     ask: (q, history) => ask(q, history),
     feedback: async (id, rating, comment) => { votes.push([id, rating, comment]); return { commentStored: comment !== undefined }; },
     destroy: () => { destroyed = true; },
@@ -75,6 +74,54 @@ describe('createInstance (headless)', () => {
     expect(codes).to.deep.equal(['invalid_request', 'payload_too_large', 'network_error']);
     expect(asked).to.equal(0);
     inst.destroy();
+  });
+
+  it('reads the page only on the first sign of use: ask(), feedback() or a ready listener (issue 12 §6)', async () => {
+    const tick = () => new Promise((r) => setTimeout(r, 20));
+    /** A runtime that records when the instance lets it read the page, and the owner's settings hook. */
+    const gated = () => {
+      const log: string[] = [];
+      const start: StartAssistant = async (_config, _host, hooks) => {
+        hooks.settings?.(null);
+        log.push('config');
+        await hooks.read;
+        log.push('read');
+        return { ready: READY, ask: async (q) => answer(q), feedback: async () => ({ commentStored: false }), destroy: () => undefined };
+      };
+      return { log, start: async () => start };
+    };
+    // Nobody uses it: GET /config only, no reading, no ready.
+    const idle = gated();
+    const quiet = createInstance(config(), { widget: false }, idle.start);
+    let readyQuiet = false;
+    await tick();
+    expect(idle.log).to.deep.equal(['config']);
+    // A ready listener reads the page at once (a host waiting for ready gets it as before).
+    quiet.on('ready', () => { readyQuiet = true; });
+    await tick();
+    expect(idle.log).to.deep.equal(['config', 'read']);
+    expect(readyQuiet).to.equal(true);
+    quiet.destroy();
+    // ask() reads the page first, then answers.
+    const asked = gated();
+    const inst = createInstance(config(), { widget: false }, asked.start);
+    await tick();
+    expect(asked.log).to.deep.equal(['config']);
+    expect((await inst.ask('Where?')).text).to.equal('Where?');
+    expect(asked.log).to.deep.equal(['config', 'read']);
+    inst.destroy();
+    // feedback() too (an answer id kept from an earlier page view), and the onReady option like a listener.
+    const voted = gated();
+    const third = createInstance(config(), { widget: false }, voted.start);
+    await third.feedback('msg_abcdefghijkl', 'up');
+    expect(voted.log).to.deep.equal(['config', 'read']);
+    third.destroy();
+    const eager = gated();
+    let readyOption = false;
+    const fourth = createInstance(config({ onReady: () => { readyOption = true; } }), { widget: false }, eager.start);
+    await tick();
+    expect([eager.log, readyOption]).to.deep.equal([['config', 'read'], true]);
+    fourth.destroy();
   });
 
   it('fires onReady and onMessage from the config like on()', async () => {
