@@ -1,6 +1,6 @@
 import { ok, type Fail, type Ok } from '../errors/result.js';
 import type { Citation } from '../sources.js';
-import { CHECKABLE_TYPES, answerMatches, answerPossible, isAnswerCue, type AnswerIntent } from './answer-type.js';
+import { CHECKABLE_TYPES, answerMatches, answerPossible, isAnswerCue, type AnswerIntent, type AnswerType } from './answer-type.js';
 import type { AnalyzedQuery, RankedPassage, Retriever } from './retriever.js';
 import { createSentenceRanker, type RankedSentence, type RankingOptions, type SentenceRanker } from './sentence-ranker.js';
 import { leansBack } from './sentence-roles.js';
@@ -30,6 +30,28 @@ export interface AnswerOptions {
    * 1 never offers one.
    */
   readonly hedgeConfidence?: number;
+  /**
+   * When the answer needs no context and the runner-up sentence also holds the kind of fact asked for and the
+   * question's key word ("$49 per year" in the Summit row, "the Summit plan for $25 per year" for students), quote
+   * the runner-up after the answer: the pages give two values (a general and a conditional price, a summer and a
+   * winter weight), and the visitor sees both instead of one stated as the only one. Default true, for
+   * `runnerUpKinds`.
+   */
+  readonly runnerUpContext?: boolean;
+  /**
+   * The kinds of fact `runnerUpContext` applies to. Default the kinds written with symbols or units (money, quantity,
+   * duration, contact): two sentences holding one of them and the key word are two values. A name (any capitalised
+   * word) or a bare number is too weak a sign for that; every kind measured the same on the development halves at
+   * the default threshold (docs/eval.md).
+   */
+  readonly runnerUpKinds?: readonly AnswerType[];
+  /**
+   * A question word that says what kind of answer is wanted ("much" in "how much", "price", "year", "author") and is
+   * absent from the pages is no evidence against the answer: the confidence leaves it out of the question's words
+   * the pages must hold (as the key word already does). Default false: measured, it let more wrong answers through
+   * on the development pages (docs/eval.md).
+   */
+  readonly neutralCues?: boolean;
   /** Weights of the confidence over {@link ANSWER_SIGNALS} (bias last). */
   readonly confidenceWeights?: readonly number[];
 }
@@ -48,11 +70,14 @@ export const ANSWER_SIGNALS = Object.freeze(['exact_kind', 'impossible_kind', 'u
 
 /** An extractive answer: sentences quoted from the pages, with the pages they come from. */
 export interface ExtractiveAnswer {
-  /** What the visitor reads: the answering sentence, with the sentence of context it needs, in page order. */
+  /**
+   * What the visitor reads: the answering sentence, with the sentence of context it needs, in page order — or
+   * followed by the runner-up of the same kind (`runnerUpContext`).
+   */
   readonly text: string;
   /** The sentence that holds the answer (`sentences[0]`). */
   readonly answer: RankedSentence;
-  /** The sentence quoted with it for context (the one before or after it), or null. */
+  /** The sentence quoted with it for context (the one before or after it, or the runner-up), or null. */
   readonly context: string | null;
   readonly citations: readonly Citation[];
   /** The best sentences, best first; `sentences[0]` is the answer. */
@@ -98,7 +123,10 @@ export const ANSWER_DEFAULTS = Object.freeze({
   hedgeConfidence: 0.47,
   switchToAnswerType: true,
   neighbourContext: true,
-  confidenceWeights: Object.freeze([0.47, -0.2, -0.12, 0.11, 0.39, 0.35, 0, 0.31, 1.19, 0, 0.49, 0.17, 0.31, 0.43, 0.33, -1.61]) as readonly number[],
+  runnerUpContext: true,
+  runnerUpKinds: Object.freeze(['money', 'quantity', 'duration', 'contact']) as readonly AnswerType[],
+  neutralCues: false,
+  confidenceWeights: Object.freeze([0.47, -0.2, -0.12, 0.11, 0.39, 0.36, 0, 0.31, 1.19, 0, 0.49, 0.17, 0.31, 0.45, 0.31, -1.61]) as readonly number[],
 });
 
 function logistic(x: readonly number[], w: readonly number[]): number {
@@ -122,10 +150,14 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   const hedgeConfidence = Math.min(minConfidence, options.hedgeConfidence ?? ANSWER_DEFAULTS.hedgeConfidence);
   const weights = options.confidenceWeights ?? ANSWER_DEFAULTS.confidenceWeights;
   const neighbourContext = options.neighbourContext ?? ANSWER_DEFAULTS.neighbourContext;
+  const runnerUpContext = options.runnerUpContext ?? ANSWER_DEFAULTS.runnerUpContext;
+  const runnerUpKinds: ReadonlySet<AnswerType> = new Set(options.runnerUpKinds ?? ANSWER_DEFAULTS.runnerUpKinds);
+  const neutralCues = options.neutralCues ?? ANSWER_DEFAULTS.neutralCues;
   const { corpus } = retriever;
   const sentences = corpus.sentences;
   const { roles, headingOf } = ranker;
-  const missingWeight = Math.log(1 + corpus.passages.length + 0.5) * (1 + retriever.options.specificityWeight);
+  const missingIdf = Math.log(1 + corpus.passages.length + 0.5);
+  const missingWeight = missingIdf * (1 + retriever.options.specificityWeight);
 
   const samePassage = (a: number, b: number): boolean => b >= 0 && b < sentences.length && sentences[a]!.passage === sentences[b]!.passage;
 
@@ -152,8 +184,10 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   };
 
   // Share of the question's IDF mass found in the sentence's section: itself, its context, its heading, its passage.
-  const coverage = (q: AnalyzedQuery, s: number): number => {
-    if (q.totalIdf <= 0) return 0;
+  const coverage = (q: AnalyzedQuery, s: number, neutral: number): number => {
+    // A neutral cue word is a missing word the question's IDF mass counts at the rarest possible IDF.
+    const total = q.totalIdf - neutral * missingIdf;
+    if (total <= 0) return 0;
     const wanted = new Set(q.terms);
     let found = 0;
     const take = (terms: ArrayLike<number>): void => {
@@ -161,7 +195,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     };
     take(corpus.passageTerms(sentences[s]!.passage));
     if (headingOf[s]! >= 0) take(sentences[headingOf[s]!]!.terms);
-    return Math.min(1, found / q.totalIdf);
+    return Math.min(1, found / total);
   };
 
   const notFound = (q: AnalyzedQuery, reason: string, ranked: readonly RankedSentence[]): NotFound => ({
@@ -170,13 +204,16 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
 
   // The stem of the question's most specific word (rarest in general language), cue words of its answer type
   // aside: what the question is about. Null when the question has none.
+  // "much" in "how much", "cost" in "how much does it cost": they say what kind of answer, not about what.
+  const isCue = (q: AnalyzedQuery, i: number): boolean =>
+    isAnswerCue(q.words[i]!) || isAnswerCue(q.stems[i]!) || (i > 0 && (q.words[i - 1] === 'how' || q.words[i - 1] === 'wie'));
+
   const keyOf = (q: AnalyzedQuery): string | null => {
     let key: string | null = null;
     let keyRank = 0;
     for (const i of q.content) {
       const w = q.words[i]!;
-      // "much" in "how much", "cost" in "how much does it cost": they say what kind of answer, not about what.
-      if (isAnswerCue(w) || isAnswerCue(q.stems[i]!) || (i > 0 && (q.words[i - 1] === 'how' || q.words[i - 1] === 'wie'))) continue;
+      if (isCue(q, i)) continue;
       const rank = /^\d/.test(w) ? 5_000 : Math.min(corpus.resources.commonRank(q.stems[i]!), 100_000);
       if (rank > keyRank) { key = q.stems[i]!; keyRank = rank; }
     }
@@ -207,27 +244,29 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
       mass += w;
       if (own.has(q.terms[i]!)) held += w;
     }
-    mass += (q.content.length - q.terms.length) * missingWeight;
     const key = keyOf(q);
     const keyId = key === null ? undefined : corpus.vocabulary.get(key);
     let onPage = 0;
     let inAnswer = 0;
+    let neutral = 0;
     for (const i of q.content) {
       const id = corpus.vocabulary.get(q.stems[i]!);
-      if (id !== undefined) { onPage++; if (own.has(id)) inAnswer++; }
+      if (id !== undefined) { onPage++; if (own.has(id)) inAnswer++; } else if (neutralCues && isCue(q, i)) neutral++;
     }
+    mass += (q.content.length - q.terms.length - neutral) * missingWeight;
+    const words = q.content.length - neutral;
     return [
       exact ? 1 : 0,
       typed && !possible ? 1 : 0,
       intent === null ? 1 : 0,
       intent?.type === 'yesno' ? 1 : 0,
-      coverage(q, s),
+      coverage(q, s, neutral),
       mass > 0 ? held / mass : 0,
       key !== null && keyId === undefined ? 1 : 0,
       keyId !== undefined && own.has(keyId) ? 1 : 0,
       second && chosen.score > 0 ? Math.max(0, (chosen.score - second.score) / chosen.score) : 1,
-      q.content.length > 0 ? onPage / q.content.length : 0,
-      q.content.length > 0 ? inAnswer / q.content.length : 0,
+      words > 0 ? onPage / words : 0,
+      words > 0 ? inAnswer / words : 0,
       mass > 0 ? Math.min(1, chosen.score / (mass * 2)) : 0,
       // The passage ranking agrees: the answer sits in the best passage for the question.
       passageRank < 0 ? 0 : 1 / (1 + passageRank),
@@ -269,10 +308,28 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
         && Math.min(corpus.resources.commonRank(q.stems[i]!), 100_000) > YESNO_COMMON_RANK) : undefined;
       if (absent !== undefined) return notFound(q, `the pages never mention "${q.words[absent]}"`, order);
     }
-    const signals = signalsOf(q, intent, chosen, context, order[1]);
+    // Two sentences hold the kind of fact asked for and the question's key word ("Plan: Summit; Price: $49 per year"
+    // and "Students … get the Summit plan for $25 per year"): the pages give two answers, a general one and one
+    // under a condition, or an old and a new one. The best is stated and the runner-up quoted after it, so that
+    // neither is shown as the only one; an answer that needs its own context sentence keeps it instead.
+    let runnerUp = false;
+    const second = order[1];
+    if (runnerUpContext && context < 0 && intent !== null && runnerUpKinds.has(intent.type) && chosen.typeMatch && second?.typeMatch) {
+      // About the same thing: the runner-up holds the question's key word and every word of the question the answer
+      // holds ("Aurora" alone is another product than "Aurora Pro": its row is a sibling, not a second value).
+      const key = keyOf(q);
+      const keyId = key === null ? undefined : corpus.vocabulary.get(key);
+      const mine = sentences[chosen.sentence]!.terms;
+      const its = sentences[second.sentence]!.terms;
+      if (keyId !== undefined && its.includes(keyId) && q.terms.every((t) => !mine.includes(t) || its.includes(t))) {
+        context = second.sentence;
+        runnerUp = true;
+      }
+    }
+    const signals = signalsOf(q, intent, chosen, context, second);
     const confidence = logistic(signals, weights);
     const ctx = context >= 0 ? sentences[context]!.text : null;
-    const text = ctx === null ? chosen.text : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
+    const text = ctx === null ? chosen.text : runnerUp ? `${closed(chosen.text)} ${ctx}` : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
     if (confidence < minConfidence) {
       const why = signals[1] === 1 ? `no passage holds a ${intent!.type} for the question`
         : signals[6] === 1 ? `the pages never mention "${keyOf(q)}"` : 'no passage matches enough of the question';
@@ -288,6 +345,11 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   };
 
   return { ranker, answer };
+}
+
+// A table row ("Plan: Summit; Price: $49 per year") ends without punctuation: closed before a sentence follows it.
+function closed(text: string): string {
+  return /[.!?。！？…;:]["'”’»)\]]*$/u.test(text) ? text : `${text}.`;
 }
 
 const MEASURED_TYPES: ReadonlySet<AnswerIntent['type']> = new Set(['money', 'quantity', 'duration', 'contact']);

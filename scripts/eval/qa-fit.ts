@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/eval/qa-fit.ts [--cost C] [--unanswerable-weight W]`: fits the extractive answerer's confidence (ANSWER_DEFAULTS in
+ * `npx tsx scripts/eval/qa-fit.ts [--cost C] [--unanswerable-weight W] [--no-runner-up] [--runner-up-any-kind] [--neutral-cues]`: fits the extractive answerer's confidence (ANSWER_DEFAULTS in
  * core/retrieval/answer.ts) on the development halves only — the real-page questions' `dev` split and SQuAD's
  * `tune` half (weighted 0.1, so that 1,299 Wikipedia questions do not outvote 152 visitors' ones), each with the
  * questions those pages cannot answer (the real pages' near-miss questions weighted W, default 0.2, SQuAD 2.0's
@@ -12,6 +12,10 @@
  * model: logistic regression over ANSWER_SIGNALS (L2 0.01, 4,000 full-batch steps, deterministic). The threshold:
  * the one that maximises right answers minus `cost` (default 2) × wrong ones — a wrong answer stated with a
  * citation costs a visitor more than "I couldn't find that on this page" with the closest passages cited.
+ *
+ * `--no-runner-up` / `--runner-up-any-kind` / `--neutral-cues` fit with the answerer's `runnerUpContext` off / its
+ * `runnerUpKinds` every kind of fact / `neutralCues` on (AnswerOptions):
+ * what each idea does once the confidence is refitted for it (docs/eval.md).
  */
 import { ANSWER_SIGNALS } from '../../core/retrieval/index.js';
 import { loadAllLanguages } from '../../core/text/index.js';
@@ -26,10 +30,17 @@ function arg(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
 
+// The answerer's ideas toggled from the command line (defaults otherwise).
+const IDEAS = {
+  ...(process.argv.includes('--no-runner-up') ? { runnerUpContext: false } : {}),
+  ...(process.argv.includes('--runner-up-any-kind') ? { runnerUpKinds: ['time', 'number', 'person', 'place', 'entity', 'money', 'quantity', 'duration', 'contact'] as const } : {}),
+  ...(process.argv.includes('--neutral-cues') ? { neutralCues: true } : {}),
+};
+
 async function collect(items: readonly QaItem[], wt: number): Promise<Row[]> {
   const rows: Row[] = [];
   await runQa(items, {
-    answer: { minConfidence: 0 },
+    answer: { ...IDEAS, minConfidence: 0 },
     onTrace: (t) => {
       const o = t.outcome;
       const x = o.ok ? o.value.signals : o.signals;
