@@ -763,7 +763,7 @@ export type paths = {
         };
         /**
          * Token usage and its breakdown
-         * @description Requests in [from, to): `to` defaults to now, `from` to 30 days before `to`; at most 366 days. Refusals count as requests and in `refusals`.
+         * @description Requests in [from, to): `to` defaults to now, `from` to midnight UTC 30 days before `to`'s day; at most 366 days. Refusals count as requests and in `refusals`.
          */
         get: operations["getUsage"];
         put?: never;
