@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Route = string | { status?: number; type?: string; body: string; headers?: Record<string, string> } | ((req: IncomingMessage) => { status?: number; type?: string; body: string; headers?: Record<string, string> });
+/** A route: a body, or its status, type, headers and (`delayMs`) the time the server takes to answer, as a network would. */
+export type Route = string | { status?: number; type?: string; body: string; headers?: Record<string, string>; delayMs?: number } | ((req: IncomingMessage) => { status?: number; type?: string; body: string; headers?: Record<string, string> });
 
 /** A loopback website for e2e pages: fixed routes, a log of every request (method, path, cookie). */
 export interface SiteServer {
@@ -21,8 +22,13 @@ export async function startSiteServer(routes: Record<string, Route> = {}, host =
     if (route === undefined) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not found'); return; }
     const r = typeof route === 'string' ? { body: route } : typeof route === 'function' ? route(req) : route;
     const type = r.type ?? (path.endsWith('.xml') ? 'application/xml' : 'text/html; charset=utf-8');
-    res.writeHead(r.status ?? 200, { 'content-type': type, ...r.headers });
-    res.end(r.body);
+    const answer = () => {
+      res.writeHead(r.status ?? 200, { 'content-type': type, ...r.headers });
+      res.end(r.body);
+    };
+    const delay = (r as { delayMs?: number }).delayMs ?? 0;
+    if (delay > 0) setTimeout(answer, delay);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
