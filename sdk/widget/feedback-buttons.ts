@@ -33,10 +33,15 @@ export function mountFeedbackButtons(parent: HTMLElement, options: { rate: RateA
   status.setAttribute('role', 'status');
   let form: HTMLFormElement | null = null;
 
+  /** The vote before this one, settled: the service keeps the last vote it receives, so they leave one at a time. */
+  let last: Promise<unknown> = Promise.resolve();
   const send = (rating: 'up' | 'down', comment?: string): void => {
     up.setAttribute('aria-pressed', String(rating === 'up'));
     down.setAttribute('aria-pressed', String(rating === 'down'));
-    options.rate(rating, comment).then(
+    // A comment sent while the bare 👎 is still in flight could arrive first and be overwritten by it.
+    const sent = last.then(() => options.rate(rating, comment));
+    last = sent.catch(() => undefined);
+    sent.then(
       () => void (status.textContent = t.feedbackThanks),
       () => void (status.textContent = t.feedbackFailed),
     );

@@ -164,7 +164,8 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
     await comment.press('Enter');
     await answer.getByText('Thanks for your feedback.').waitFor({ timeout: 15_000 });
 
-    const logged = await until(() => questions(shop), (rows) => rows.some((q) => q.question === GROUNDED && q.feedback?.rating === 'down'), 'the demo question with its vote');
+    // The bare vote and then the vote with its comment: wait for the second (the first alone once passed this point).
+    const logged = await until(() => questions(shop), (rows) => rows.some((q) => q.question === GROUNDED && q.feedback?.rating === 'down' && q.feedback.comment), 'the demo question with its vote and comment');
     const row = logged.find((q) => q.question === GROUNDED)!;
     expect(row).to.include({ mode: 'remote', outcome: 'answered', source: 'server' });
     expect(row.page_url).to.equal(`${kitUrl.replace('127.0.0.1', 'localhost')}/demo/pricing.html`);
