@@ -18,6 +18,14 @@ export type Engine = { kind: 'remote'; port: RemoteInferencePort } | { kind: 'lo
 type Emit = <K extends keyof KitEvents>(event: K, payload: KitEvents[K]) => void;
 
 /**
+ * Before a local engine is announced: a local engine answers only behind the browser's gate, and the runtime switches
+ * to it once the gate's chunk is here — announced before, a question asked on the `mode` event still went to the
+ * service. (The same module as the runtime's loadGate: one chunk, loaded once; a failure is the runtime's to report.)
+ */
+const gateLoaded = (config: KitConfig): Promise<unknown> | undefined =>
+  config.grounding ? import(/* webpackChunkName: "kit-gate" */ '../core/grounding/index.js').catch(() => undefined) : undefined;
+
+/**
  * The engine for this device, plan and options: Chrome's built-in model, WebLLM (or the host's local engine), the
  * service (`remote`, made by the runtime), or core's extractive engine. Announces it with a `mode` event.
  */
@@ -27,6 +35,7 @@ export async function chooseEngine(config: KitConfig, host: KitHostOptions, plan
   const extractive = async (reason: string): Promise<Engine> => {
     const { createExtractiveInference } = await import(/* webpackChunkName: "kit-extractive" */ '../core/retrieval/extractive-inference.js');
     const port = createExtractiveInference();
+    await gateLoaded(config);
     emit('mode', { mode: 'local', model: port.model, reason });
     return { kind: 'extractive', port };
   };
@@ -55,6 +64,7 @@ export async function chooseEngine(config: KitConfig, host: KitHostOptions, plan
     const port = host.localEngine
       ? await host.localEngine({ size, shaderF16, onProgress, signal })
       : await (await import(/* webpackChunkName: "kit-webllm" */ '../adapters/webllm/create-web-llm-inference.js')).createWebLlmInference({ size, shaderF16, onProgress, signal });
+    await gateLoaded(config);
     emit('mode', { mode: 'local', model: port.model, reason: decision.value.reason });
     return { kind: 'local', port };
   } catch (err) {
@@ -84,6 +94,7 @@ async function builtInEngine(config: KitConfig, host: KitHostOptions, plan: Plat
   try {
     const { createPromptApiInference } = await import(/* webpackChunkName: "kit-chrome-ai" */ '../adapters/chrome-ai/create-prompt-api-inference.js');
     const port = await createPromptApiInference({ api: api as never, allowDownload: config.mode === 'local', onProgress, signal });
+    await gateLoaded(config);
     emit('mode', { mode: 'local', model: port.model, reason: 'chrome_built_in' });
     return { kind: 'local', port };
   } catch (err) {
