@@ -133,6 +133,46 @@ Object.assign(window, { app: { ref, events, hide: () => flushSync(() => show(fal
     expect(await page.evaluate(() => (window as any).app.ref.current)).to.equal(null);
   });
 
+  it('React and Vue: without a ready listener the page is read on first use, not at mount; a listener added later reads it (issue 12 §6)', async () => {
+    const sitemapAsked = () => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('sitemap.xml')));
+    const options = `{ mode: 'remote', context: 'site', endpoint: ${JSON.stringify(`${kit.url}/v1`)} }`;
+    // React, no onReady: GET /config at mount, nothing of the site read.
+    await mountPage(await bundleApp(`
+import { createRef } from 'react';
+import { createRoot } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import { KitAssistant } from '@kit-assistant/react';
+import type { KitInstance } from '@kit-assistant/sdk';
+const ref = createRef<KitInstance | null>();
+const events: string[] = [];
+flushSync(() => createRoot(document.getElementById('root')!).render(<KitAssistant ref={ref} apiKey=${JSON.stringify(key)} options={${options}} />));
+Object.assign(window, { app: { ref, events } });
+`));
+    await page.locator('kit-widget .launcher').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await sitemapAsked()).to.equal(false);
+    // A listener added later reads the site (sitemap first), then ready.
+    await page.evaluate(() => (window as any).app.ref.current.on('ready', () => (window as any).app.events.push('ready')));
+    await page.waitForFunction(() => (window as any).app.events.includes('ready'), null, { timeout: 90_000 });
+    expect(await sitemapAsked()).to.equal(true);
+    // Vue: the same without @ready; with it, read at mount.
+    for (const listens of [false, true]) {
+      await page.close();
+      page = await newTestPage(browser);
+      await mountPage(await bundleApp(`
+import { createApp, h } from 'vue';
+import { KitAssistant } from '@kit-assistant/vue';
+const events: string[] = [];
+createApp({ render: () => h(KitAssistant, { apiKey: ${JSON.stringify(key)}, options: ${options}${listens ? ", onReady: () => events.push('ready')" : ''} }) }).mount('#root');
+Object.assign(window, { app: { events } });
+`));
+      await page.locator('kit-widget .launcher').waitFor();
+      if (listens) await page.waitForFunction(() => (window as any).app.events.includes('ready'), null, { timeout: 90_000 });
+      else await page.waitForLoadState('networkidle');
+      expect(await sitemapAsked()).to.equal(listens);
+    }
+  });
+
   it('Vue: <KitAssistant> shows the launcher, emits ready, exposes the instance, and unmounting destroys Kit', async () => {
     const app = await bundleApp(`
 import { createApp, h, ref } from 'vue';

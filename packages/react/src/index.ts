@@ -24,6 +24,10 @@ export const KitAssistant = forwardRef(function KitAssistant(props: KitAssistant
   const [instance, setInstance] = useState<KitInstance | null>(null);
   const callbacks = useRef(props);
   callbacks.current = props;
+  // The instance that already calls onReady (Kit reads the page as soon as someone listens for `ready`, so the
+  // listener is only added when the host passes onReady: docs/sdk.md, "When Kit reads the page").
+  const readyListened = useRef<KitInstance | null>(null);
+  const wantsReady = Boolean(props.onReady);
   useImperativeHandle(ref, () => instance as KitInstance, [instance]);
   const optionsKey = JSON.stringify(props.options ?? {});
   useEffect(() => {
@@ -33,10 +37,11 @@ export const KitAssistant = forwardRef(function KitAssistant(props: KitAssistant
       apiKey: props.apiKey,
       ...(props.placement ? { placement: props.placement } : {}),
       ...(inline ? { target: container.current } : {}),
-      onReady: (p: unknown) => callbacks.current.onReady?.(p),
+      ...(callbacks.current.onReady ? { onReady: (p: unknown) => callbacks.current.onReady?.(p) } : {}),
       onMessage: (p: unknown) => callbacks.current.onMessage?.(p),
       onError: (p: unknown) => callbacks.current.onError?.(p),
     });
+    if (callbacks.current.onReady) readyListened.current = kit;
     setInstance(kit);
     return () => {
       kit.destroy();
@@ -44,5 +49,11 @@ export const KitAssistant = forwardRef(function KitAssistant(props: KitAssistant
     };
     // optionsKey stands for props.options: a new object with the same content must not start Kit again.
   }, [props.apiKey, props.placement, optionsKey]);
+  // onReady given after mount: listen from now on.
+  useEffect(() => {
+    if (!instance || !wantsReady || readyListened.current === instance) return;
+    readyListened.current = instance;
+    return instance.on('ready', (p: unknown) => callbacks.current.onReady?.(p));
+  }, [instance, wantsReady]);
   return props.placement === 'inline' ? createElement('div', { ref: container, className: props.className, style: props.style }) : null;
 });
