@@ -1,36 +1,22 @@
 /**
- * Diagnosis for `npm run bench -- sdk-page`: a Chromium trace of the demo page with Kit (or DocSearch, or bare), main
- * thread only, from navigation to `ready` + 1 s: every top-level task's thread time, grouped by what it ran (script
+ * Diagnosis for `npm run bench -- sdk-page`: a Chromium trace of the demo page with Kit read at init (`eager`: a host
+ * waiting for `ready`), Kit as pasted (`kit`: nothing read until intent), DocSearch or bare, main thread only, from
+ * navigation to `ready` (or network idle) + 1 s: every top-level task's thread time, grouped by what it ran (script
  * evaluation/compile by URL, function calls by URL, timers, parsing HTML, style/layout/paint, GC).
- * Run: npx tsx bench/sdk-page-trace.ts [kit|docsearch|bare] (KIT_TRACE_ROUNDS=3)
+ * Run: npx tsx bench/sdk-page-trace.ts [eager|kit|docsearch|bare] (KIT_TRACE_ROUNDS=3)
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureSdkBuilt, startKitServer } from '../test/e2e/support/kit-server.js';
 import { launchChromium, TSX_EVALUATE_SHIM } from '../test/support/chromium.js';
 import { SourceMapConsumer } from 'source-map-js';
-import { existsSync } from 'node:fs';
+import { signalsReady, writeDemoVariants, type DemoVariant } from './support/demo-page.js';
 
-const variant = process.argv[2] ?? 'kit';
+const variant = (process.argv[2] ?? 'eager') as DemoVariant;
+if (!['bare', 'kit', 'eager', 'docsearch'].includes(variant)) throw new Error(`usage: npx tsx bench/sdk-page-trace.ts [eager|kit|docsearch|bare]`);
 const ROUNDS = Number(process.env.KIT_TRACE_ROUNDS ?? 3);
 const root = resolve(import.meta.dirname, '..');
-const dir = mkdtempSync(join(tmpdir(), 'kit-trace-page-'));
-cpSync(join(root, 'demo'), dir, { recursive: true });
-const demoHtml = readFileSync(join(root, 'demo/index.html'), 'utf8');
-const snippet = /<!-- Kit:[^]*?<\/script>\n/.exec(demoHtml)!;
-const bare = demoHtml.replace(snippet[0], '');
-const kitSnippet = snippet[0].replace(/onload="Kit\.init\((.*)\)"/, (_m, args: string) =>
-  `onload="window.__kit = Kit.init(${args}); window.__kit.on('ready', () => { window.__readyAt = performance.now(); }); window.__kit.on('error', (e) => { window.__kitError = e; });"`);
-writeFileSync(join(dir, 'bench-bare.html'), bare.replace('</body>', '<script>window.__readyAt = 0</script></body>'));
-writeFileSync(join(dir, 'bench-kit.html'), demoHtml.replace(snippet[0], kitSnippet));
-mkdirSync(join(dir, 'docsearch'));
-cpSync(join(root, 'node_modules/@docsearch/js/dist/umd/index.js'), join(dir, 'docsearch/docsearch.js'));
-cpSync(join(root, 'node_modules/@docsearch/css/dist/style.css'), join(dir, 'docsearch/style.css'));
-writeFileSync(join(dir, 'bench-docsearch.html'), bare.replace('</body>', `<div id="docsearch"></div>
-<link rel="stylesheet" href="/demo/docsearch/style.css">
-<script src="/demo/docsearch/docsearch.js" async onload="docsearch({ container: '#docsearch', appId: 'BH4D9OD16A', indexName: 'kit-demo', apiKey: '00000000000000000000000000000000' }); window.__readyAt = performance.now();"></script>
-</body>`));
+const dir = writeDemoVariants(root);
 
 interface Ev { name: string; ph: string; ts: number; dur?: number; tdur?: number; tts?: number; pid: number; tid: number; args?: any; cat: string }
 const kit = await startKitServer({ KIT_DEMO: 'true', KIT_DEMO_DIR: dir, KIT_LOG_LEVEL: 'error', ...(process.env.KIT_SDK_DIR ? { KIT_SDK_DIR: process.env.KIT_SDK_DIR } : {}) });
@@ -52,7 +38,8 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
     await page.goto(`${kit.url}/demo/bench-${variant}.html`, { waitUntil: 'load' });
-    await page.waitForFunction(() => (window as any).__readyAt !== undefined || (window as any).__kitError !== undefined, null, { timeout: 60_000 });
+    if (signalsReady(variant)) await page.waitForFunction(() => (window as any).__readyAt !== undefined || (window as any).__kitError !== undefined, null, { timeout: 60_000 });
+    else await page.waitForLoadState('networkidle');
     await page.waitForTimeout(1000);
     const { profile } = await cdp.send('Profiler.stop');
     cpuProfiles.push(profile);

@@ -11,42 +11,20 @@
  * IndexedDB). Medians are printed, with ratios. The machine is shared: the load average is printed with the figures.
  * Run: npm run bench -- sdk-page   (KIT_BENCH_ROUNDS=5 by default)
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { ensureSdkBuilt, startKitServer } from '../test/e2e/support/kit-server.js';
 import { launchChromium, TSX_EVALUATE_SHIM } from '../test/support/chromium.js';
+import { signalsReady, writeDemoVariants, type DemoVariant } from './support/demo-page.js';
 
 const ROUNDS = Number(process.env.KIT_BENCH_ROUNDS ?? 5);
 const SETTLE_MS = 1_000;
 const root = resolve(import.meta.dirname, '..');
 
-// ---- the site the benchmark serves (a copy of demo/ plus its variants and a generated 100-page site) ----
-const dir = mkdtempSync(join(tmpdir(), 'kit-bench-page-'));
-cpSync(join(root, 'demo'), dir, { recursive: true });
-const demoHtml = readFileSync(join(root, 'demo/index.html'), 'utf8');
-const snippet = /<!-- Kit:[^]*?<\/script>\n/.exec(demoHtml);
-if (!snippet) throw new Error('bench: the demo page has no Kit snippet');
-const bare = demoHtml.replace(snippet[0], '');
-// The demo's own snippet, with the instance kept (and errors noted). As pasted, nothing listens for `ready`: the page is
-// read on the visitor's first intent (docs/sdk.md). The "eager" variant is a host that waits for `ready` (an `onReady`
-// listener at init), so the page is read at once, as every page was before.
-const kitSnippet = snippet[0].replace(/onload="Kit\.init\((.*)\)"/, (_m, args: string) =>
-  `onload="window.__kit = Kit.init(${args}); window.__kit.on('error', (e) => { window.__kitError = e; });"`);
-const eagerSnippet = snippet[0].replace(/onload="Kit\.init\((.*)\)"/, (_m, args: string) =>
-  `onload="window.__kit = Kit.init(${args}); window.__kit.on('ready', () => { window.__readyAt = performance.now(); }); window.__kit.on('error', (e) => { window.__kitError = e; });"`);
-if (kitSnippet === snippet[0] || eagerSnippet === snippet[0]) throw new Error('bench: could not rewrite the demo snippet');
-writeFileSync(join(dir, 'bench-bare.html'), bare);
-writeFileSync(join(dir, 'bench-kit.html'), demoHtml.replace(snippet[0], kitSnippet));
-writeFileSync(join(dir, 'bench-eager.html'), demoHtml.replace(snippet[0], eagerSnippet));
-mkdirSync(join(dir, 'docsearch'));
-cpSync(join(root, 'node_modules/@docsearch/js/dist/umd/index.js'), join(dir, 'docsearch/docsearch.js'));
-cpSync(join(root, 'node_modules/@docsearch/css/dist/style.css'), join(dir, 'docsearch/style.css'));
-writeFileSync(join(dir, 'bench-docsearch.html'), bare.replace('</body>', `<div id="docsearch"></div>
-<link rel="stylesheet" href="/demo/docsearch/style.css">
-<script src="/demo/docsearch/docsearch.js" async onload="docsearch({ container: '#docsearch', appId: 'BH4D9OD16A', indexName: 'kit-demo', apiKey: '00000000000000000000000000000000' }); window.__readyAt = performance.now();"></script>
-</body>`));
+// ---- the site the benchmark serves: the demo page and its variants (bench/support/demo-page.ts) ----
+const dir = writeDemoVariants(root);
 
 // ---- measurement helpers ----
 const LONGTASKS = `
@@ -87,12 +65,12 @@ const loadBefore = load();
  * time added by a page view nobody interacts with (to the network's rest, then 1 s more), long tasks; with Kit, the
  * visitor's intent (the pointer on the launcher) to `ready`, then a question.
  */
-async function demoRound(variant: 'bare' | 'kit' | 'eager' | 'docsearch'): Promise<void> {
+async function demoRound(variant: DemoVariant): Promise<void> {
   const context = await browser.newContext();
   try {
     const page = await freshPage(context);
     await page.goto(`${kit.url}/demo/bench-${variant}.html`, { waitUntil: 'load' });
-    if (variant === 'docsearch' || variant === 'eager') {
+    if (signalsReady(variant)) {
       await page.waitForFunction(() => (window as any).__readyAt !== undefined || (window as any).__kitError !== undefined, null, { timeout: 60_000 });
     }
     // Every variant: no request for 500 ms (Kit: its chunk and GET /config answered), then the settling time.
