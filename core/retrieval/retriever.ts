@@ -14,12 +14,10 @@ export interface RetrieverOptions {
    * ("Normandy" on the Normandy page) has a low local IDF but still matters more than "country".
    */
   readonly specificityWeight?: number;
-  /** EXPERIMENT: CJK function morphemes (kana-only Japanese words, Chinese words made of stopword characters) are stopwords. */
-  readonly cjkFunctionWords?: boolean;
 }
 
 /** Defaults of {@link RetrieverOptions}, chosen on half of the SQuAD articles and checked on the other half. */
-export const RETRIEVER_DEFAULTS = Object.freeze({ k1: 0.6, b: 0.5, specificityWeight: 2, cjkFunctionWords: false });
+export const RETRIEVER_DEFAULTS = Object.freeze({ k1: 0.6, b: 0.5, specificityWeight: 2 });
 
 /** One ranked passage: what an engine with a context window is given as `sources`. */
 export interface RankedPassage {
@@ -86,7 +84,6 @@ export function createRetriever(corpus: Corpus, options: RetrieverOptions = {}):
       const w = words[i]!;
       const t = terms[i]!;
       if (seen.has(t) || corpus.resources.isStopword(w) || (qLang !== corpus.language && isStopword(w, qLang))) continue;
-      if (opts.cjkFunctionWords && functionMorpheme(w, corpus.language, corpus.resources.isStopword)) continue;
       seen.add(t);
       content.push(i);
       const id = corpus.vocabulary.get(t);
@@ -114,15 +111,4 @@ export function createRetriever(corpus: Corpus, options: RetrieverOptions = {}):
   };
 
   return { corpus, options: opts, passageIndex, analyze, rankPassages, idf: passageIndex.idf };
-}
-
-const HIRAGANA = /^[\p{Script=Hiragana}ー]+$/u;
-const HAN = /^\p{Script=Han}+$/u;
-
-// A Japanese word written in hiragana alone (particles, auxiliaries, inflections: "した", "たら"), or a Chinese word
-// every character of which is a stopword ("的是").
-function functionMorpheme(w: string, lang: string, isStop: (w: string) => boolean): boolean {
-  if (lang === 'ja') return HIRAGANA.test(w);
-  if (lang === 'zh') return w.length > 1 && HAN.test(w) && [...w].every((c) => isStop(c));
-  return false;
 }
