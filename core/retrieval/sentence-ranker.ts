@@ -1,3 +1,5 @@
+import { tokenize } from '../text/tokenize.js';
+import { foldAccents } from '../text/normalize.js';
 import { createBm25Index } from './bm25-index.js';
 import { answerMatches, answerPossible, expectedAnswer, type AnswerIntent } from './answer-type.js';
 import type { AnalyzedQuery, Retriever } from './retriever.js';
@@ -16,6 +18,9 @@ export interface RankingOptions {
   readonly rerankDepth?: number;
   readonly answerTypeBonus?: number;
   readonly proximityBonus?: number;
+  readonly answerNearBonus?: number;
+  readonly answerNearWords?: number;
+  readonly definitionBonus?: number;
   readonly k1?: number;
   readonly b?: number;
 }
@@ -39,6 +44,20 @@ export const RANKING_DEFAULTS = Object.freeze({
   answerTypeBonus: 0.3,
   /** Share of the best score added per pair of question words found next to each other in a sentence. */
   proximityBonus: 0.05,
+  /**
+   * Share added to a sentence whose candidate answer of the kind asked for (a name the question does not give for
+   * who/where/which-organisation, a number for amounts, prices, measures, durations, times) sits within
+   * `answerNearWords` words of a question word: "Parata, 75," answers "How old is Hori Parata?", a 75 forty
+   * words from the name does not say whose age it is.
+   */
+  answerNearBonus: 0.1,
+  /** Distance, in words, of {@link answerNearBonus}. */
+  answerNearWords: 3,
+  /**
+   * Share added to a sentence that defines what a "what is X?" question asks about: X (all of its words), near the
+   * start of the sentence, followed by a copula ("AppleTalk was a proprietary suite…", "Telenet est…").
+   */
+  definitionBonus: 0.2,
   /** Share added to a sentence that holds a looser form of the kind asked for (any number for an amount). */
   possibleTypeBonus: 0,
   /** Share added times the share of the question's weight the sentence itself holds. */
@@ -89,7 +108,10 @@ export interface Candidate {
   readonly sentence: number;
   /** BM25 scores: the sentence, its passage, the sentence before, its heading (by distance), its row name, the sentence after. */
   readonly first: readonly number[];
-  /** Exact answer kind, a looser answer kind, adjacent question-word pairs, share of the question's weight, its rarest word, position in the pages (0–1). */
+  /**
+   * Exact answer kind, a looser answer kind, adjacent question-word pairs, share of the question's weight, its
+   * rarest word, position in the pages (0–1), the answer next to a question word, a definition of what is asked.
+   */
   second: readonly number[];
   /** The first stage's score. */
   readonly base: number;
@@ -138,7 +160,86 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
     rowKey[i] = Math.min(sentences[i]!.terms.length, corpus.analyze(cut < 0 ? text : text.slice(0, cut)).words.length);
   }
   const firstWeights = [1, opts.passageWeight, opts.previousWeight, opts.headingWeight, opts.headingWeight, opts.nextWeight];
-  const secondWeights = [opts.answerTypeBonus, opts.possibleTypeBonus, opts.proximityBonus, opts.coverageBonus, opts.rarestBonus, opts.positionBonus];
+  const secondWeights = [opts.answerTypeBonus, opts.possibleTypeBonus, opts.proximityBonus, opts.coverageBonus, opts.rarestBonus, opts.positionBonus,
+    opts.answerNearBonus, opts.definitionBonus];
+  // By sentence, computed when first needed: per word, 1 for a number, 2 for a capitalised word after the first.
+  const shapes: (Uint8Array | null)[] = new Array(n).fill(null);
+  const shapeOf = (s: number): Uint8Array | null => {
+    const cached = shapes[s];
+    if (cached) return cached;
+    const text = sentences[s]!.text;
+    const words = tokenize(text);
+    if (words.length !== sentences[s]!.terms.length) return null;
+    const caps = new Set<string>();
+    for (const m of text.matchAll(CAPITALISED)) caps.add(foldAccents(m[0].toLowerCase()));
+    const out = new Uint8Array(words.length);
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (/^\d/.test(w) || NUMBER_WORDS.has(w)) out[i] = 1;
+      else if (i > 0 && caps.has(w)) out[i] = 2;
+    }
+    shapes[s] = out;
+    return out;
+  };
+  // 1 when a word of the answer's shape (2 a name, 1 a number) that the question does not hold sits within
+  // `answerNearWords` words of a question term in sentence `s`.
+  const answerNear = (s: number, shape: number, matched: ReadonlySet<number>, asked: ReadonlySet<number>): number => {
+    const flags = shapeOf(s);
+    if (!flags) return 0;
+    const terms = sentences[s]!.terms;
+    const d = opts.answerNearWords;
+    let lastQ = -Infinity, lastA = -Infinity;
+    for (let i = 0; i < terms.length; i++) {
+      const t = terms[i]!;
+      if (matched.has(t)) {
+        if (i - lastA <= d) return 1;
+        lastQ = i;
+      } else if (flags[i] === shape && !asked.has(t)) {
+        if (i - lastQ <= d) return 1;
+        lastA = i;
+      }
+    }
+    return 0;
+  };
+  const copulas = new Set<number>();
+  for (const t of corpus.analyze(COPULAS).terms) {
+    const id = corpus.vocabulary.get(t);
+    if (id !== undefined) copulas.add(id);
+  }
+  // The term ids of X in "what is X?" ("qu'est-ce que X", "was ist X", "qué es X", "o que é X"), when the pages
+  // hold every word of it, or null.
+  const definedOf = (q: AnalyzedQuery): number[] | null => {
+    const w = q.words;
+    let i = w[0] === 'o' && w[1] === 'que' ? 2 : DEFINE_WH.has(w[0] ?? '') ? 1 : -1;
+    if (i < 0) return null;
+    if (w[i] === 'ce' && w[i + 1] === 'que') i += 2;
+    if (!DEFINE_COPULA.has(w[i] ?? '')) return null;
+    i++;
+    if (DEFINE_ARTICLES.has(w[i] ?? '')) i++;
+    if (w.length - i < 1 || w.length - i > 5) return null;
+    const out: number[] = [];
+    for (let j = i; j < w.length; j++) {
+      const id = corpus.vocabulary.get(q.stems[j]!);
+      if (id === undefined) return null;
+      out.push(id);
+    }
+    return out;
+  };
+  // "X is/was …" or "The X was …": X's last word, then a copula, within the sentence's first words, X's words before.
+  const defines = (terms: Int32Array, x: readonly number[]): boolean => {
+    const last = x[x.length - 1]!;
+    for (let p = 0; p < Math.min(terms.length - 1, x.length + 3); p++) {
+      if (terms[p] !== last || !copulas.has(terms[p + 1]!)) continue;
+      let all = true;
+      for (const t of x) {
+        let found = false;
+        for (let k = 0; k <= p && !found; k++) found = terms[k] === t;
+        if (!found) { all = false; break; }
+      }
+      if (all) return true;
+    }
+    return false;
+  };
   const sScores = new Float64Array(n);
   const pScores = new Float64Array(corpus.passages.length);
   const scratch = new Float64Array(n);
@@ -194,6 +295,11 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
     let rarest = -1;
     for (let i = 0; i < q.terms.length; i++) if (rarest < 0 || index.idf(q.terms[i]!) * q.weights[i]! > index.idf(q.terms[rarest]!) * q.weights[rarest]!) rarest = i;
     const idfSum = q.terms.reduce((a, t, i) => a + index.idf(t) * q.weights[i]!, 0) || 1;
+    const nearShape = intent === null || opts.answerNearBonus === 0 ? 0 : NAME_TYPES.has(intent.type) ? 2 : NUMBER_TYPES.has(intent.type) ? 1 : 0;
+    const matched = new Set(q.terms);
+    const asked = new Set<number>();
+    if (nearShape !== 0) for (const st of q.stems) { const id = corpus.vocabulary.get(st); if (id !== undefined) asked.add(id); }
+    const defined = opts.definitionBonus !== 0 ? definedOf(q) : null;
     for (const c of head) {
       const text = sentences[c.sentence]!.text;
       const terms = sentences[c.sentence]!.terms;
@@ -210,6 +316,8 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
         covered / idfSum,
         rarest >= 0 && own.has(q.terms[rarest]!) ? 1 : 0,
         n > 1 ? c.sentence / (n - 1) : 0,
+        nearShape !== 0 && c.typeMatch ? answerNear(c.sentence, nearShape, matched, asked) : 0,
+        defined !== null && defines(terms, defined) ? 1 : 0,
       ];
     }
     const top = head[0]?.base ?? 0;
@@ -245,3 +353,13 @@ function adjacentPairs(terms: Int32Array, pairs: ReadonlySet<number>): number {
   }
   return n;
 }
+
+const CAPITALISED = /(?<=\s)\p{Lu}[\p{L}\p{N}'’-]*/gu;
+const NUMBER_WORDS = new Set('one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million billion'.split(' '));
+const NAME_TYPES: ReadonlySet<string> = new Set(['person', 'place', 'entity']);
+const NUMBER_TYPES: ReadonlySet<string> = new Set(['number', 'money', 'quantity', 'duration', 'time']);
+// "What is X?" in the five languages of the packs (normalised: accents folded, elisions dropped).
+const DEFINE_WH = new Set('what whats who qui que quest was wer quien qual quem'.split(' '));
+const DEFINE_COPULA = new Set('is are was were s est sont etait ist sind war waren es son era fue e sao foi'.split(' '));
+const DEFINE_ARTICLES = new Set('the a an le la les un une der die das ein eine el los las una o os as um uma'.split(' '));
+const COPULAS = 'is are was were est sont etait ist sind war waren es son era fue e sao foi';

@@ -20,6 +20,13 @@ const VARIANTS: readonly [string, AnswerOptions & RankingOptions, RetrieverOptio
   ['sentence BM25 k1 0.3, b 0 (the best plain BM25 setting)', { k1: 0.3, b: 0 }],
   ['sentence BM25 k1 1.2, b 0.75 (the textbook setting)', { k1: 1.2, b: 0.75 }],
   ['no rarity bonus (specificityWeight 0)', {}, { specificityWeight: 0 }],
+  ['no bonus for the answer next to a question word (answerNearBonus 0)', { answerNearBonus: 0 }],
+  ['no bonus for a sentence defining what "what is X?" asks (definitionBonus 0)', { definitionBonus: 0 }],
+  ['neither (the ranking before 2026-11-27 evening)', { answerNearBonus: 0, definitionBonus: 0 }],
+  ['answer next to a question word within 2 words (answerNearWords 2)', { answerNearWords: 2 }],
+  ['answer next to a question word within 5 words (answerNearWords 5)', { answerNearWords: 5 }],
+  ['answerNearBonus 0.05', { answerNearBonus: 0.05 }],
+  ['answerNearBonus 0.2', { answerNearBonus: 0.2 }],
 ];
 
 async function main(): Promise<void> {

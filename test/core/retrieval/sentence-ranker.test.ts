@@ -55,3 +55,45 @@ describe('createSentenceRanker', () => {
     expect(ranker.rank('Can visitors tour the mill?', 3)).to.deep.equal(a);
   });
 });
+
+describe('createSentenceRanker: the answer next to the question, and definitions', () => {
+  const text = [
+    'The ferry to the island leaves the harbour every morning.',
+    'Its captain, Ana Silva, has sailed the crossing since she was a girl.',
+    'The ferry, which the town bought from a yard in Norway after a long debate about the harbour budget, seats 120.',
+    'Up to 300 people ride the ferry on a summer day.',
+    '',
+    'Engineers who compare old network tools still mention Telnet, and many manuals show Telnet beside SSH.',
+    'Telnet is a protocol for remote text terminals.',
+    'The tool most manuals mention first is Telnet.',
+  ].join('\n');
+  const ranker = createSentenceRanker(createRetriever(buildCorpus([{ url: 'https://ferry.example/', title: 'The island ferry', text }])));
+  // The second-stage features of each candidate sentence, by its text.
+  const features = (question: string): Record<string, readonly number[]> => Object.fromEntries(ranker.candidates(ranker.retriever.analyze(question), 30)
+    .map((c) => [ranker.retriever.corpus.sentences[c.sentence]!.text, c.second]));
+  const NEAR = 6;
+  const DEFINES = 7;
+
+  it('marks a number of the asked kind within three words of a question word, not one a clause away', () => {
+    const f = features('How many people ride the ferry?');
+    expect(f['Up to 300 people ride the ferry on a summer day.']![NEAR]).to.equal(1);
+    expect(f['The ferry, which the town bought from a yard in Norway after a long debate about the harbour budget, seats 120.']![NEAR]).to.equal(0);
+  });
+
+  it('marks a name the question does not give next to a question word, for who/where questions', () => {
+    const f = features('Who is the captain of the ferry?');
+    expect(f['Its captain, Ana Silva, has sailed the crossing since she was a girl.']![NEAR]).to.equal(1);
+    // "Norway" is a name, but no question word is near it.
+    expect(f['The ferry, which the town bought from a yard in Norway after a long debate about the harbour budget, seats 120.']![NEAR]).to.equal(0);
+  });
+
+  it('marks a sentence that opens by defining what "what is X?" asks about, and ranks it first', () => {
+    const f = features('What is Telnet?');
+    expect(f['Telnet is a protocol for remote text terminals.']![DEFINES]).to.equal(1);
+    expect(f['Engineers who compare old network tools still mention Telnet, and many manuals show Telnet beside SSH.']![DEFINES]).to.equal(0);
+    expect(f['The tool most manuals mention first is Telnet.']![DEFINES]).to.equal(0);
+    expect(ranker.rank('What is Telnet?', 1)[0]!.text).to.equal('Telnet is a protocol for remote text terminals.');
+    // Not a "what is X?" question: no definition sought.
+    expect(features('Which protocol is Telnet?')['Telnet is a protocol for remote text terminals.']![DEFINES]).to.equal(0);
+  });
+});
