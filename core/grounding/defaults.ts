@@ -24,4 +24,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   currentTime: true,
   instructions: true,
   titleCase: true,
+  wholeQuestion: true,
 });

@@ -55,6 +55,11 @@ export interface GroundingOptions {
    * no lower-case word but stopwords is read as Title Case (no names). Default true.
    */
   readonly titleCase?: boolean;
+  /**
+   * A question whose evidence is weak still passes when one window of a page holds every one of its content words
+   * (and the kind of answer it asks for). Default true; before session 8, contact questions only.
+   */
+  readonly wholeQuestion?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -137,9 +142,12 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   }
   if (best === null) return { grounded: false, matched: mostMatched, reason: 'too_few_matches' };
   if (candidates.length === 0) {
-    // "How can I contact support?": the site's own words ("support", "sales") are common and weigh little, but a
-    // passage that holds every one of them beside an email address or a phone number answers the question.
-    if (intent.types.has('contact')) {
+    // Weak evidence, yet one window holds every word of the question (and the kind of answer it asks for): the
+    // words meeting there are evidence of their own. "How can I contact support?": the site's own words ("support",
+    // "sales") are common and weigh little, but a passage that holds every one of them beside an email address or a
+    // phone number answers the question; so do two or more common words meeting in one window ("What was the goal of
+    // the system?": one word alone meets nothing). Before session 8, contact questions only (`wholeQuestion`).
+    if (intent.types.has('contact') || ((options.wholeQuestion ?? GROUNDING_DEFAULTS.wholeQuestion) && content.length > 1)) {
       const all = { ...settings, minCoverage: ALL_WORDS };
       for (const v of verdicts) if (v.matched.length === content.length && isAnswerable(corpus, content, v, all)) return { grounded: true, matched: v.matched, reason: 'matched' };
     }

@@ -116,7 +116,8 @@ export const VARIANTS: Record<string, GroundingOptions> = {
   '− definition questions ("what does the word X mean")': { definitions: false },
   '− a visitor\'s how-to answered by instructions (you / steps / the imperative; English)': { instructions: false },
   '− names in a mostly capitalised question with a lower-case word ("Who captured Fort Beausejour?")': { titleCase: false },
-  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false },
+  '− a whole question of common words met in one window passes on weak evidence (contact questions only)': { wholeQuestion: false },
+  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false, wholeQuestion: false },
 };
 
 /** The verdicts of the remote path (the SDK's selected sources gated by the server), one per case. */

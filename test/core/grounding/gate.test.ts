@@ -132,6 +132,18 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'How do I clean my stove?').grounded).to.equal(false);
   });
 
+  it('passes a question of common words on weak evidence when one window holds all of them, not one word alone (wholeQuestion)', () => {
+    const parts: string[] = [];
+    for (let i = 0; i < 40; i++) parts.push(`Chapter ${i} of the history tells how the studio grew, which films it made and who worked there in those years. `.repeat(3));
+    parts.splice(20, 0, 'In 1969 the studio opened a second office. It was a first for the company: the new office had its own team and its own goal.');
+    const corpus = buildCorpus([{ url: 'https://films.example/a', title: 'A studio history', text: parts.join('\n\n') }]);
+    expect(checkGrounding(corpus, 'What was a first for the company?')).to.include({ grounded: true, reason: 'matched' });
+    expect(checkGrounding(corpus, 'What was a first for the company?', { wholeQuestion: false })).to.include({ grounded: false, reason: 'weak_evidence' });
+    // A word the page lacks ("government"), or a single word: no window holds the whole question.
+    expect(checkGrounding(corpus, 'What was a first for the government?')).to.include({ grounded: false, reason: 'weak_evidence' });
+    expect(checkGrounding(corpus, 'What was the office?')).to.include({ grounded: false });
+  });
+
   it('answers how to reach the site where a passage gives an email address or a phone number, beside the words asked about', () => {
     const shop = buildCorpus([{ url: 'https://shop.example/shipping', title: 'Shipping and returns', text: [
       'Orders placed before 1 pm Eastern time leave the workshop the same day. Standard shipping takes 3 to 5 days.',
