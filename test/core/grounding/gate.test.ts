@@ -331,23 +331,6 @@ describe('checkGrounding', () => {
     for (const q of ['這篇文章是誰寫的？', '作者是誰？', '文章的主题是什么？', '这篇文章推荐什么？', '这篇新闻讲的是什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
   });
 
-  it('reads Italian and Dutch questions with their packs\' gate words: page questions, prices, things asked for', () => {
-    const it_ = buildCorpus([{ url: 'https://notizie.example/tram', title: 'Il comune approva il piano dei trasporti', text:
-      'Il consiglio comunale ha approvato ieri il nuovo piano dei trasporti, con tre nuove linee di tram entro il 2030. Il sindaco ha detto che il progetto costerà circa 500 milioni di euro.\n\n' +
-      'I commercianti hanno criticato la decisione: i cantieri danneggeranno i negozi del centro. I lavori cominceranno nella primavera del prossimo anno.' }]);
-    expect(it_.language).to.equal('it');
-    for (const q of ["Di cosa parla l'articolo?", 'Chi ha scritto questo articolo?', 'Riassumi la notizia']) expect(checkGrounding(it_, q), q).to.include({ grounded: true, reason: 'page_question' });
-    expect(checkGrounding(it_, 'Quanto costa il progetto?').grounded).to.equal(true);
-    for (const q of ["Chi ha scritto l'Amleto?", 'Quanto costa un biglietto per il museo?', 'Qual è la ricetta delle tagliatelle?']) expect(checkGrounding(it_, q).grounded, q).to.equal(false);
-    const nl = buildCorpus([{ url: 'https://nieuws.example/tram', title: 'Gemeente keurt vervoersplan goed', text:
-      'De gemeenteraad heeft gisteravond het nieuwe vervoersplan goedgekeurd, met drie nieuwe tramlijnen voor 2030. Volgens de burgemeester kost het project ongeveer 500 miljoen euro.\n\n' +
-      'De winkeliers zijn kritisch over het besluit: de werkzaamheden zouden de winkels in het centrum schaden. De bouw begint in het voorjaar van volgend jaar.' }]);
-    expect(nl.language).to.equal('nl');
-    for (const q of ['Waar gaat het artikel over?', 'Wie heeft dit artikel geschreven?', 'Wat is de conclusie van het artikel?', 'Vat het bericht samen']) expect(checkGrounding(nl, q), q).to.include({ grounded: true, reason: 'page_question' });
-    expect(checkGrounding(nl, 'Hoeveel kost het project?').grounded).to.equal(true);
-    for (const q of ['Wie schreef Hamlet?', 'Hoeveel kost een kaartje voor het museum?', 'Wat is het recept voor appeltaart?']) expect(checkGrounding(nl, q).grounded, q).to.equal(false);
-  });
-
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];
