@@ -2,7 +2,7 @@ import { tokenize } from '../text/tokenize.js';
 import { isStopword } from '../text/stopwords.js';
 import { detectLanguage, type Language } from '../text/language.js';
 import { resourcesFor, type LanguageResources } from '../text/resources.js';
-import { questionLexicon, type Lexicon } from './lexicon.js';
+import { lexiconOf, questionLexicon, type Lexicon } from './lexicon.js';
 
 // English words of page questions; the other languages' come with their packs (`grounding.pageIntent`…).
 // Words that ask for the page as a whole ("summarise", "tl;dr").
@@ -66,20 +66,33 @@ export function elidedNouns(question: string): ReadonlySet<string> {
 }
 const ELIDED = /(?<![\p{L}\p{N}])[lL]['’](\p{L}+)/gu;
 
+const determinerLexicons = new WeakMap<LanguageResources, WeakMap<LanguageResources, Lexicon>>();
+/**
+ * The determiners a page-self noun may follow: those of the page's language and the question's, not of every pack
+ * loaded (Portuguese "a", Italian "i" are English words: "How do I post *a* job?" is no question about a post).
+ */
+export function determinerLexicon(page: LanguageResources, question: LanguageResources): Lexicon {
+  let byQuestion = determinerLexicons.get(page);
+  if (!byQuestion) determinerLexicons.set(page, byQuestion = new WeakMap());
+  let lex = byQuestion.get(question);
+  if (!lex) byQuestion.set(question, lex = lexiconOf([page, question]));
+  return lex;
+}
+
 /**
  * True when `words` (normalised) ask about the page as a whole in a visitor's words: a page-kind noun after a
  * determiner ("what's the *story* about", "who wrote the *column*", "de quoi parle *l'article*", "这篇*报道*讲什么")
  * or a verb asking who wrote it or what it reviews ("what is being *reviewed*"). The caller still checks that the
  * question's other words belong to the page.
  */
-export function hasSelfPhrasing(words: readonly string[], lex: Lexicon, elided: ReadonlySet<string> = NONE): boolean {
+export function hasSelfPhrasing(words: readonly string[], lex: Lexicon, elided: ReadonlySet<string> = NONE, det: Lexicon = lex): boolean {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (lex.has('selfVerbs', w)) return true;
     if (CJK.test(w)) { if (lex.within('selfNouns', w) || lex.within('selfTopics', w)) return true; continue; } // no articles; one word may hold it
     if (!lex.has('selfNouns', w) && !lex.has('selfTopics', w)) continue;
     if (elided.has(w)) return true; // "qui est l'auteur ?": the tokenizer drops the elided article
-    for (let j = Math.max(0, i - 4); j < i; j++) if (lex.has('determiners', words[j]!)) return true;
+    for (let j = Math.max(0, i - 4); j < i; j++) if (det.has('determiners', words[j]!)) return true;
   }
   return false;
 }

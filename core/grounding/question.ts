@@ -2,7 +2,8 @@ import type { Corpus } from '../text/corpus.js';
 import { detectLanguage, type Language } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
-import { elidedNouns, hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
+import { determinerLexicon, elidedNouns, hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
+import { resourcesFor } from '../text/resources.js';
 import { questionIntent, type IntentOptions, type QuestionIntent } from './intent.js';
 import { questionLexicon, type Lexicon } from './lexicon.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
@@ -47,7 +48,7 @@ export function analyzeQuestion(corpus: Corpus, question: string, options: { rea
     seen.add(t);
     content.push({ word: w, id: corpus.vocabulary.get(t), rank: rankOf(t, w, corpus.resources) });
   }
-  const pageQuestion = (options.selfPhrasings ?? true) && hasSelfPhrasing(words, lex, elidedNouns(question)) && isAboutThesePages(content, names, lex);
+  const pageQuestion = (options.selfPhrasings ?? true) && hasSelfPhrasing(words, lex, elidedNouns(question), determinerLexicon(corpus.resources, resourcesFor(qLang))) && isAboutThesePages(content, names, lex);
   if (!pageQuestion && (options.modelNumbers ?? GROUNDING_DEFAULTS.modelNumbers)) {
     const missing = missingModelNames(corpus, question, names, lex);
     if (missing.length > 0) return { ...base, pageQuestion, intent, content, missingModels: missing };

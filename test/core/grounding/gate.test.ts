@@ -331,6 +331,16 @@ describe('checkGrounding', () => {
     for (const q of ['這篇文章是誰寫的？', '作者是誰？', '文章的主题是什么？', '这篇文章推荐什么？', '这篇新闻讲的是什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
   });
 
+  it('reads a page-kind noun\'s determiner in the page\'s and the question\'s languages only, whatever packs are loaded', () => {
+    // Every pack is loaded here (before: loadAllLanguages), as on the server: Portuguese "a" must not make "a post" a
+    // page-kind noun with its determiner in an English question.
+    const en = buildCorpus([{ url: 'https://x.example/valley', title: 'Valley history', text: 'Settlers reached the valley in 1820 from the east. They came to farm the rich land along the river, and a mill opened in 1835.' }]);
+    expect(checkGrounding(en, 'How do I post a job?').reason).to.not.equal('page_question');
+    expect(checkGrounding(en, 'Who wrote the post?')).to.include({ grounded: true, reason: 'page_question' });
+    const pt = buildCorpus([{ url: 'https://x.example/pt', title: 'O tramway', text: 'A cidade quer prolongar o elétrico até à estação. A obra deve durar dois anos e custar 80 milhões de euros, segundo a câmara municipal.' }]);
+    expect(checkGrounding(pt, 'Quem escreveu a notícia?')).to.include({ grounded: true, reason: 'page_question' });
+  });
+
   it('is monotone in minMatches when given any question', () => {
     const corpus = corpusOf('bakery');
     const words = ['plan', 'cost', 'loaves', 'flour', 'rye', 'delivery', 'football', 'router', 'the', 'what', 'Portland', 'Napoleon', 'cake', 'weekly'];
