@@ -8,6 +8,9 @@
  * The fourth argument sets the organisation's question logging (default off): where logging's cost goes. The PGlite
  * worker thread writes its own profile beside the main thread's (both are summarised).
  *
+ * KIT_BENCH_CHAT_LIMITER=noop profiles Kit from source with a no-op chat limiter (`bench/support/kit-limiter-variant.ts`:
+ * no statement on the chat path): Kit's own per-chat work without the database's.
+ *
  * With 0 seconds it profiles the start alone (spawn → listening, then a clean stop): what a restart spends.
  *
  * Run it under `flock /tmp/kit-heavy.lock`. Needs dist/server/main.js (`npm run build` or `npm run bench -- chat`).
@@ -53,7 +56,11 @@ try {
   const env: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', KIT_DEMO: 'false', NODE_ENV: 'production', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', KIT_PLAN_LIMITS: PLAN_LIMITS };
   if (pg) env.DATABASE_URL = pg.url;
   else env.KIT_DATA_DIR = join(work, 'pglite');
-  const server = await startServer(['--cpu-prof', '--cpu-prof-dir', profDir, join(root, 'dist/server/main.js')], env, join(work, 'server.log'), /listening on (http:\/\/[^/"\s]+)/);
+  // KIT_BENCH_CHAT_LIMITER=noop: Kit from source without a statement on the chat path (bench/support/kit-limiter-variant.ts).
+  const noop = process.env.KIT_BENCH_CHAT_LIMITER === 'noop';
+  if (noop) env.KIT_BENCH_CHAT_LIMITER = 'noop';
+  const entry = noop ? ['--import', 'tsx', join(root, 'bench/support/kit-limiter-variant.ts')] : [join(root, 'dist/server/main.js')];
+  const server = await startServer(['--cpu-prof', '--cpu-prof-dir', profDir, ...entry], env, join(work, 'server.log'), /listening on (http:\/\/[^/"\s]+)/);
   const opts = { url: `${server.url}/v1/chat`, method: 'POST' as const, connections: 10, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${org.secrets[0]}` } };
   if (seconds > 0) {
     await autocannon({ ...opts, seconds: 2 });
