@@ -129,6 +129,26 @@ function admissionSql(withSession: boolean): string {
 }
 
 /**
+ * Where a batch of settlements finds its usage rows, besides each row's own `(created_at, request_id)`: the
+ * organisation, the batch's admission times as an array, and their earliest and latest as a range. Without them the
+ * rows are found only through the join, and once `usage_events` has statistics in which the organisation is rare
+ * (measured: a new organisation after ANALYZE of a month holding another's million rows), PostgreSQL joined on the
+ * organisation alone and re-read all its rows of the month for every row settled (EXPLAIN: `Index Cond: (org_id = …)`, `Join
+ * Filter: created_at, request_id`), so a settlement's cost grew with the organisation's month. With them, the index
+ * `(org_id, created_at, request_id)` is entered at those times only, whatever the plan, and on PostgreSQL the range
+ * prunes every monthly partition but the batch's own (one for a batch within a month) at planning or at executor start.
+ * Bindings: organisation, times array, earliest, latest.
+ */
+const SETTLED_ROWS = `e.org_id = cast(? as text) and e.created_at = any(cast(? as timestamptz[]))
+        and e.created_at >= cast(? as timestamptz) and e.created_at <= cast(? as timestamptz)`;
+
+/** The bindings of {@link SETTLED_ROWS} for a batch of settlements of one organisation. */
+function settledRowsBindings(list: readonly ChatSettlement[]): unknown[] {
+  const times = list.map((s) => s.admittedAt.getTime());
+  return [list[0]!.orgId, list.map((s) => s.admittedAt), new Date(Math.min(...times)), new Date(Math.max(...times))];
+}
+
+/**
  * ONE statement for a batch of admissions of one organisation, one minute window and one plan's limits (the requests
  * that arrived while the previous admission of the organisation was in the database), with the same outcome as
  * admitting them one after the other in arrival order (`ord`). The key and session windows are counted for the whole
@@ -152,7 +172,7 @@ function admitBatchSql(settling: boolean): string {
     su as (
       update usage_events e set input_tokens = sv.input_tokens, output_tokens = sv.output_tokens, refused = sv.refused,
              model = sv.model, state = 'settled', expires_at = null
-        from sv where e.org_id = cast(? as text) and e.created_at = sv.created_at and e.request_id = sv.request_id and e.state = 'reserved'
+        from sv where ${SETTLED_ROWS} and e.created_at = sv.created_at and e.request_id = sv.request_id and e.state = 'reserved'
       returning e.reserved_tokens, e.input_tokens + e.output_tokens as spent
     ),
     sa as (select coalesce(sum(spent), 0) as spent, coalesce(sum(reserved_tokens), 0) as released from su),
@@ -232,7 +252,7 @@ const SETTLE_SQL = `with v (request_id, created_at, input_tokens, output_tokens,
     u as (
       update usage_events e set input_tokens = v.input_tokens, output_tokens = v.output_tokens, refused = v.refused,
              model = v.model, state = 'settled', expires_at = null
-        from v where e.org_id = cast(? as text) and e.created_at = v.created_at and e.request_id = v.request_id and e.state = 'reserved'
+        from v where ${SETTLED_ROWS} and e.created_at = v.created_at and e.request_id = v.request_id and e.state = 'reserved'
       returning e.org_id, e.created_at, e.reserved_tokens, e.input_tokens + e.output_tokens as spent
     ),
     a as (
@@ -327,11 +347,11 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
 
   async function runBatch(batch: Pending[]): Promise<void> {
     const list = batch.map((p) => p.settlement);
-    const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model), list[0]!.orgId];
+    const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model), ...settledRowsBindings(list)];
     // Planned for each batch on PGlite (not prepared): there a prepared settlement (a batch of unknown size from
     // arrays) measured slower than planning each batch for its own arrays (2.4 vs 1.6 ms for 4 chats). Two rows of one
     // organisation (a batch across a month boundary) can meet another batch in the other order: a deadlock, retried.
-    await retryDeadlock(() => exec('kit_chat_settle_v1', SETTLE_SQL, bindings, 'planned'));
+    await retryDeadlock(() => exec('kit_chat_settle_v2', SETTLE_SQL, bindings, 'planned'));
   }
 
   function drainQueue(orgId: string): void {
@@ -404,14 +424,14 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       start, end,
       ...(settling.length === 0 ? [] : [
         settling.map((s) => s.requestId), settling.map((s) => s.admittedAt), settling.map((s) => s.inputTokens), settling.map((s) => s.outputTokens), settling.map((s) => s.refused), settling.map((s) => s.model),
-        orgId,
+        ...settledRowsBindings(settling),
       ]),
       orgId, month, start,
       limits.keyPerMinute, limits.sessionPerMinute, limits.orgPerMinute, limits.monthlyTokens,
       start, orgId, month,
       orgId, first.model,
     ];
-    const rows = (await retryDeadlock(() => (settling.length === 0 ? exec('kit_chat_admit_batch_v2', sql.batch, bindings) : exec('kit_chat_admit_settle_batch_v2', sql.batchSettling, bindings)))) as BatchRow[];
+    const rows = (await retryDeadlock(() => (settling.length === 0 ? exec('kit_chat_admit_batch_v2', sql.batch, bindings) : exec('kit_chat_admit_settle_batch_v3', sql.batchSettling, bindings)))) as BatchRow[];
     if (rows.length !== list.length) throw new Error(`the month row of organisation ${orgId} is missing: admissions not decided`);
     return rows.map((row) => ({
       admitted: row.admitted === true,
