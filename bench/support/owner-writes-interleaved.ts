@@ -31,12 +31,14 @@ try {
   {
     const db = await createKnexDatabase({ kind: 'postgres', url: pg.url });
     await db.knex.raw('alter system set shared_preload_libraries = pg_stat_statements');
-    await db.knex.raw('alter system set pg_stat_statements.track_planning = on');
     await db.close();
     await pg.restart(0);
   }
   const admin = await createKnexDatabase({ kind: 'postgres', url: pg.url });
   open.push(admin);
+  // Known once the library is loaded.
+  await admin.knex.raw('alter system set pg_stat_statements.track_planning = on');
+  await admin.knex.raw('select pg_reload_conf()');
   await admin.knex.raw('create extension pg_stat_statements');
   await admin.knex.raw('create database kit_empty');
   await admin.knex.raw('create database kit_big');
