@@ -263,12 +263,13 @@ export const SETTLE_SQL = `with v (request_id, created_at, input_tokens, output_
       from a where m.org_id = a.org_id and m.month = a.month`;
 
 /**
- * ONE statement for a batch of one settlement: as {@link SETTLE_SQL}, with the row's key as scalars. A prepared
- * statement of arrays has a generic plan that PostgreSQL prices for arrays of unknown length (10 rows), so once
- * `usage_events` had statistics (1 M rows) it planned the statement again for every call (pg_prepared_statements:
- * 0 generic / 300 custom plans; 0.36–0.40 ms a call against 0.12–0.14 ms with the generic plan it keeps on an empty
- * table). With scalars the generic plan is priced as the custom ones (one row found by the whole key) and kept: a
- * chat settled alone — the usual case below one chat per tick and organisation — costs the same at any table size.
+ * ONE statement for a batch of one settlement: as {@link SETTLE_SQL}, with the row's key as scalars. PostgreSQL prices
+ * the generic plan of the arrays statement for arrays of 10 elements: it kept that plan while `usage_events` was
+ * empty, and once the table had statistics (1 M rows) it planned the statement again at every call, a large plan
+ * (`npx tsx bench/support/settle-plans.ts`, 2026-11-27 20:39: 295 generic / 5 custom plans and 0.166 ms a call on
+ * the empty table, 0 / 300 and 0.367 ms at 1 M rows). This one is planned at every call at any size (a generic plan
+ * keeps every monthly partition; the custom plan prunes to one), and its plan is small: 0.244 and 0.227 ms. A chat
+ * settled alone — the usual case below one chat ending per tick and organisation — costs the same at any table size.
  */
 export const SETTLE_ONE_SQL = `with u as (
       update usage_events e set input_tokens = cast(? as int), output_tokens = cast(? as int), refused = cast(? as boolean),
