@@ -3,7 +3,8 @@
  * admission + settlement statements through the real limiter, 400 chats a round, a new organisation each round) on
  * PostgreSQL 15, with the empty table and the 1,000,000-row one side by side: two databases of one cluster (the same
  * shared buffers, the same machine load), rounds alternating between them (empty, big, big, empty, …) after one
- * discarded round each, medians and their ratio; 8 chats at a time and one at a time. The owner-queries bench
+ * discarded round each, medians and their ratio; 8 chats at a time and one at a time; both tables analysed before
+ * every round. The owner-queries bench
  * measures the empty table first and the big one minutes later, so the machine's drift and warm-up land in its
  * ratio. Then, per database, each statement's mean planning and execution time and buffers per call
  * (pg_stat_statements, planning tracked), which say where a difference comes from.
@@ -51,26 +52,31 @@ try {
     await seedScale(db, { rows: 0, keys: 20 });
   }
   await seedScale(big, { rows: ROWS, keys: 10_000 });
-  // As the owner-queries bench: the seed settled on disk and its statistics taken; the empty table is never analysed
-  // there either (analysed at 0 rows, PostgreSQL trusts those statistics while the rounds fill it: on 2026-11-27 its
-  // one-row settlement then read 251 buffers a call, scanning the rows written so far, against 13 at 1 M rows).
+  // As the owner-queries bench: the seed settled on disk and its statistics taken.
   await big.knex.raw('checkpoint');
   await big.knex.raw('vacuum analyze usage_events');
+  // Before every round both tables get fresh statistics, as autovacuum keeps them in steady state. Without it the
+  // empty table, filled by the rounds, was planned from no statistics (or from those of 0 rows): on 2026-11-27 its
+  // one-row settlement read 251 buffers a call and the admission batch 147, against 13 and 71 at 1 M rows.
+  const round = async (db: KnexDatabase, concurrency: number): Promise<number> => {
+    await db.knex.raw('analyze usage_events');
+    return writeCost(db.knex, concurrency);
+  };
 
   console.log(`\n| write path, PostgreSQL 15, interleaved (${CHATS} chats a round, median [range] of ${ROUNDS} rounds after one discarded) | empty table | ${ROWS.toLocaleString('en-US')} rows | ratio |`);
   console.log('|---|---|---|---|');
   for (const concurrency of [8, 1]) {
     const e: number[] = [];
     const b: number[] = [];
-    await writeCost(empty.knex, concurrency);
-    await writeCost(big.knex, concurrency);
+    await round(empty, concurrency);
+    await round(big, concurrency);
     for (let i = 0; i < ROUNDS; i++) {
       if (i % 2 === 0) {
-        e.push(await writeCost(empty.knex, concurrency));
-        b.push(await writeCost(big.knex, concurrency));
+        e.push(await round(empty, concurrency));
+        b.push(await round(big, concurrency));
       } else {
-        b.push(await writeCost(big.knex, concurrency));
-        e.push(await writeCost(empty.knex, concurrency));
+        b.push(await round(big, concurrency));
+        e.push(await round(empty, concurrency));
       }
     }
     console.log(`| ms per chat, ${concurrency === 1 ? 'one chat at a time' : `${concurrency} at a time`} | ${fmt(e)} | ${fmt(b)} | ${(median(b) / median(e)).toFixed(2)}× |`);
