@@ -4,8 +4,10 @@
  * seed:scale`'s data), served by the BUILT server in its own process on PostgreSQL 15 and on the embedded PGlite, each
  * beside the same queries on an empty organisation of the same database; autocannon (its own process, one connection)
  * times the requests; p50 and p99 are printed. Then the write path's cost against table size: ms per chat
- * (admission + settlement statements) on an empty table and on the 1,000,000-row one, and bulk inserts of 2k/4k/8k
- * rows (quadratic before migration 0003).
+ * (admission + settlement statements) on an empty table and on the 1,000,000-row one — 8 chats at a time in a new
+ * organisation, 8 at a time in the organisation that holds the million rows, and one at a time (then every settlement
+ * is its own statement; 8 at a time, PostgreSQL settles most chats inside the next admission's statement) — and bulk
+ * inserts of 2k/4k/8k rows (quadratic before migration 0003).
  *
  * BENCH_SCALE_ROWS (default 1000000), BENCH_SCALE_KEYS (10000), BENCH_SECONDS (5), BENCH_NO_BUILD=1.
  */
@@ -38,19 +40,25 @@ async function seedBoth(location: DatabaseLocation): Promise<{ big: ScaleSeed; e
   try {
     await migrateToLatest(db.knex);
     const empty = await seedScale(db, { rows: 0, keys: 20 });
-    const writeEmpty = await writeRounds(db.knex);
+    const writeEmpty = await writeRounds(db.knex, 8);
+    const serialEmpty = await writeRounds(db.knex, 1);
     const t = performance.now();
     const big = await seedScale(db, { rows: ROWS, keys: KEYS, log: (line) => console.error(`  ${location.kind}: ${line}`) });
     const seedMs = performance.now() - t;
     // What autovacuum would have done by the time an operator looks: the seed's million rows are settled on disk.
     if (location.kind === 'postgres') await db.knex.raw('checkpoint');
     await db.knex.raw('vacuum analyze usage_events');
-    const writeBig = await writeRounds(db.knex);
+    const writeBig = await writeRounds(db.knex, 8);
+    const writeInto = await writeRounds(db.knex, 8, big.orgId);
+    const serialBig = await writeRounds(db.knex, 1);
     const bulk = await bulkInserts(db.knex);
+    const ratio = (at: number[], base: number[]): string => `${(median(at) / median(base)).toFixed(2)}×`;
     return {
       big, empty, seedMs,
       writeRows: [
-        `| ms per chat, admission + settlement statements (${WRITE_CHATS} chats, 8 at a time; median [range] of ${WRITE_ROUNDS} rounds after one discarded) | ${fmt(writeEmpty)} | ${fmt(writeBig)} | ${(median(writeBig) / median(writeEmpty)).toFixed(2)}× |`,
+        `| ms per chat, admission + settlement statements (${WRITE_CHATS} chats, 8 at a time; median [range] of ${WRITE_ROUNDS} rounds after one discarded), a new organisation | ${fmt(writeEmpty)} | ${fmt(writeBig)} | ${ratio(writeBig, writeEmpty)} |`,
+        `| the same, into the organisation that holds the ${ROWS.toLocaleString('en-US')} rows | ${fmt(writeEmpty)} | ${fmt(writeInto)} | ${ratio(writeInto, writeEmpty)} |`,
+        `| the same, one chat at a time (each settlement its own statement), a new organisation | ${fmt(serialEmpty)} | ${fmt(serialBig)} | ${ratio(serialBig, serialEmpty)} |`,
         `| bulk usage inserts 2k / 4k / 8k rows, ms | ${bulk.map((b) => b.toFixed(0)).join(' / ')} | | ${(bulk[2]! / bulk[0]!).toFixed(1)}× for 4× the rows (linear = 4×) |`,
       ],
     };
@@ -68,15 +76,18 @@ const fmt = (xs: number[]): string => `${median(xs).toFixed(2)} [${Math.min(...x
  * the connections' prepared statements and the buffers cold for it alike at either table size (it measured ~2× the
  * others at 0 and at 1 M rows).
  */
-async function writeRounds(knex: import('knex').Knex): Promise<number[]> {
-  await writeCost(knex);
-  return repeat(WRITE_ROUNDS, () => writeCost(knex));
+async function writeRounds(knex: import('knex').Knex, concurrency: number, into?: string): Promise<number[]> {
+  await writeCost(knex, concurrency, into);
+  return repeat(WRITE_ROUNDS, () => writeCost(knex, concurrency, into));
 }
 
-/** ms per chat for the statements a chat runs on the database: admission, then settlement. */
-async function writeCost(knex: import('knex').Knex): Promise<number> {
-  const orgId = newId('org');
-  await knex('organizations').insert({ id: orgId, name: 'write cost', tier: 'business', created_at: new Date() });
+/**
+ * ms per chat for the statements a chat runs on the database: admission, then settlement, `concurrency` chats at a
+ * time, in a new organisation (or `into` an existing one, the seeded organisation: its month holds every seeded row).
+ */
+async function writeCost(knex: import('knex').Knex, concurrency: number, into?: string): Promise<number> {
+  const orgId = into ?? newId('org');
+  if (!into) await knex('organizations').insert({ id: orgId, name: 'write cost', tier: 'business', created_at: new Date() });
   const keyId = newId('key');
   await knex('api_keys').insert({ id: keyId, org_id: orgId, kind: 'secret', name: 'k', prefix: 'kit_sec_', last4: 'abcd', hash: keyId, created_at: new Date() });
   const limiter = createPgChatLimiter(knex, { sweepEveryMs: Number.POSITIVE_INFINITY });
@@ -89,7 +100,7 @@ async function writeCost(knex: import('knex').Knex): Promise<number> {
   for (let i = 0; i < 40; i++) await one();
   const t = performance.now();
   let left = WRITE_CHATS;
-  await Promise.all(Array.from({ length: 8 }, async () => {
+  await Promise.all(Array.from({ length: concurrency }, async () => {
     while (left-- > 0) await one();
   }));
   return (performance.now() - t) / WRITE_CHATS;

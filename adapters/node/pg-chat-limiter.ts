@@ -129,6 +129,26 @@ function admissionSql(withSession: boolean): string {
 }
 
 /**
+ * Where a batch of settlements finds its usage rows, besides each row's own `(created_at, request_id)`: the
+ * organisation, the batch's admission times as an array, and their earliest and latest as a range. Without them the
+ * rows are found only through the join, and once `usage_events` has statistics in which the organisation is rare
+ * (measured: a new organisation after ANALYZE of a month holding another's million rows), PostgreSQL joined on the
+ * organisation alone and re-read all its rows of the month for every row settled (EXPLAIN: `Index Cond: (org_id = …)`, `Join
+ * Filter: created_at, request_id`), so a settlement's cost grew with the organisation's month. With them, the index
+ * `(org_id, created_at, request_id)` is entered at those times only, whatever the plan, and on PostgreSQL the range
+ * prunes every monthly partition but the batch's own (one for a batch within a month) at planning or at executor start.
+ * Bindings: organisation, times array, earliest, latest.
+ */
+const SETTLED_ROWS = `e.org_id = cast(? as text) and e.created_at = any(cast(? as timestamptz[]))
+        and e.created_at >= cast(? as timestamptz) and e.created_at <= cast(? as timestamptz)`;
+
+/** The bindings of {@link SETTLED_ROWS} for a batch of settlements of one organisation. */
+function settledRowsBindings(list: readonly ChatSettlement[]): unknown[] {
+  const times = list.map((s) => s.admittedAt.getTime());
+  return [list[0]!.orgId, list.map((s) => s.admittedAt), new Date(Math.min(...times)), new Date(Math.max(...times))];
+}
+
+/**
  * ONE statement for a batch of admissions of one organisation, one minute window and one plan's limits (the requests
  * that arrived while the previous admission of the organisation was in the database), with the same outcome as
  * admitting them one after the other in arrival order (`ord`). The key and session windows are counted for the whole
@@ -152,7 +172,7 @@ function admitBatchSql(settling: boolean): string {
     su as (
       update usage_events e set input_tokens = sv.input_tokens, output_tokens = sv.output_tokens, refused = sv.refused,
              model = sv.model, state = 'settled', expires_at = null
-        from sv where e.org_id = cast(? as text) and e.created_at = sv.created_at and e.request_id = sv.request_id and e.state = 'reserved'
+        from sv where ${SETTLED_ROWS} and e.created_at = sv.created_at and e.request_id = sv.request_id and e.state = 'reserved'
       returning e.reserved_tokens, e.input_tokens + e.output_tokens as spent
     ),
     sa as (select coalesce(sum(spent), 0) as spent, coalesce(sum(reserved_tokens), 0) as released from su),
@@ -226,13 +246,13 @@ ${SETTLING}    d as (
  * released by the sweep is skipped, so settling twice changes nothing. The batch comes as arrays (one statement
  * text for any batch size, so PostgreSQL prepares it once).
  */
-const SETTLE_SQL = `with v (request_id, created_at, input_tokens, output_tokens, refused, model) as (
+export const SETTLE_SQL = `with v (request_id, created_at, input_tokens, output_tokens, refused, model) as (
       select * from unnest(cast(? as text[]), cast(? as timestamptz[]), cast(? as int[]), cast(? as int[]), cast(? as boolean[]), cast(? as text[]))
     ),
     u as (
       update usage_events e set input_tokens = v.input_tokens, output_tokens = v.output_tokens, refused = v.refused,
              model = v.model, state = 'settled', expires_at = null
-        from v where e.org_id = cast(? as text) and e.created_at = v.created_at and e.request_id = v.request_id and e.state = 'reserved'
+        from v where ${SETTLED_ROWS} and e.created_at = v.created_at and e.request_id = v.request_id and e.state = 'reserved'
       returning e.org_id, e.created_at, e.reserved_tokens, e.input_tokens + e.output_tokens as spent
     ),
     a as (
@@ -241,6 +261,24 @@ const SETTLE_SQL = `with v (request_id, created_at, input_tokens, output_tokens,
     )
     update org_meters m set used = m.used + a.spent, reserved = m.reserved - a.released
       from a where m.org_id = a.org_id and m.month = a.month`;
+
+/**
+ * ONE statement for a batch of one settlement: as {@link SETTLE_SQL}, with the row's key as scalars. PostgreSQL prices
+ * the generic plan of the arrays statement for arrays of 10 elements: it kept that plan while `usage_events` was
+ * empty, and once the table had statistics (1 M rows) it planned the statement again at every call, a large plan
+ * (`npx tsx bench/support/settle-plans.ts`, 2026-11-27 20:39: 295 generic / 5 custom plans and 0.166 ms a call on
+ * the empty table, 0 / 300 and 0.367 ms at 1 M rows). This one is planned at every call at any size (a generic plan
+ * keeps every monthly partition; the custom plan prunes to one), and its plan is small: 0.244 and 0.227 ms. A chat
+ * settled alone — the usual case below one chat ending per tick and organisation — costs the same at any table size.
+ */
+export const SETTLE_ONE_SQL = `with u as (
+      update usage_events e set input_tokens = cast(? as int), output_tokens = cast(? as int), refused = cast(? as boolean),
+             model = cast(? as text), state = 'settled', expires_at = null
+       where e.org_id = cast(? as text) and e.created_at = cast(? as timestamptz) and e.request_id = cast(? as text) and e.state = 'reserved'
+      returning e.org_id, e.created_at, e.reserved_tokens, e.input_tokens + e.output_tokens as spent
+    )
+    update org_meters m set used = m.used + u.spent, reserved = m.reserved - u.reserved_tokens
+      from u where m.org_id = u.org_id and m.month = date_trunc('month', u.created_at at time zone 'UTC')::date`;
 
 /** Releases expired reservations (a process died with chats in flight), a bounded batch at a time. */
 const SWEEP_SQL = `with x as (
@@ -327,11 +365,16 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
 
   async function runBatch(batch: Pending[]): Promise<void> {
     const list = batch.map((p) => p.settlement);
-    const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model), list[0]!.orgId];
+    if (list.length === 1) {
+      const s = list[0]!;
+      await retryDeadlock(() => exec('kit_chat_settle_one_v1', SETTLE_ONE_SQL, [s.inputTokens, s.outputTokens, s.refused, s.model, s.orgId, s.admittedAt, s.requestId], 'planned'));
+      return;
+    }
+    const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model), ...settledRowsBindings(list)];
     // Planned for each batch on PGlite (not prepared): there a prepared settlement (a batch of unknown size from
     // arrays) measured slower than planning each batch for its own arrays (2.4 vs 1.6 ms for 4 chats). Two rows of one
     // organisation (a batch across a month boundary) can meet another batch in the other order: a deadlock, retried.
-    await retryDeadlock(() => exec('kit_chat_settle_v1', SETTLE_SQL, bindings, 'planned'));
+    await retryDeadlock(() => exec('kit_chat_settle_v2', SETTLE_SQL, bindings, 'planned'));
   }
 
   function drainQueue(orgId: string): void {
@@ -404,14 +447,14 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       start, end,
       ...(settling.length === 0 ? [] : [
         settling.map((s) => s.requestId), settling.map((s) => s.admittedAt), settling.map((s) => s.inputTokens), settling.map((s) => s.outputTokens), settling.map((s) => s.refused), settling.map((s) => s.model),
-        orgId,
+        ...settledRowsBindings(settling),
       ]),
       orgId, month, start,
       limits.keyPerMinute, limits.sessionPerMinute, limits.orgPerMinute, limits.monthlyTokens,
       start, orgId, month,
       orgId, first.model,
     ];
-    const rows = (await retryDeadlock(() => (settling.length === 0 ? exec('kit_chat_admit_batch_v2', sql.batch, bindings) : exec('kit_chat_admit_settle_batch_v2', sql.batchSettling, bindings)))) as BatchRow[];
+    const rows = (await retryDeadlock(() => (settling.length === 0 ? exec('kit_chat_admit_batch_v2', sql.batch, bindings) : exec('kit_chat_admit_settle_batch_v3', sql.batchSettling, bindings)))) as BatchRow[];
     if (rows.length !== list.length) throw new Error(`the month row of organisation ${orgId} is missing: admissions not decided`);
     return rows.map((row) => ({
       admitted: row.admitted === true,

@@ -167,6 +167,25 @@ describe('createPgChatLimiter', () => {
       expect(row).to.deep.include({ state: 'settled', input_tokens: 30, output_tokens: 20, model: 'm2' });
     });
 
+    it('settles in one batch chats admitted at different times and across a month boundary, each once, in its own month', async () => {
+      // No sweep: admitted in the future, a chat admitted at the next month would expire the first ones (now + 60 s).
+      const limiter = createPgChatLimiter(db().knex, { sweepEveryMs: Number.POSITIVE_INFINITY });
+      const orgId = await newOrg();
+      const now = new Date();
+      const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+      const times = [new Date(nextMonth.getTime() - 60_000), new Date(nextMonth.getTime() - 1), new Date(nextMonth.getTime() + 1_000)];
+      const requestIds = times.map(() => newId('req'));
+      for (let i = 0; i < times.length; i++) expect((await admit(limiter, orgId, { requestId: requestIds[i]!, now: times[i]! })).admitted).to.equal(true);
+      // Settled in the same tick: one statement for the three rows, in two monthly partitions on PostgreSQL.
+      const settleAll = () => Promise.all(times.map((admittedAt, i) => limiter.settle({ orgId, requestId: requestIds[i]!, admittedAt, model: 'm', inputTokens: 10 * (i + 1), outputTokens: 1, refused: false })));
+      await settleAll();
+      await settleAll(); // replayed: changes nothing
+      expect(await meter(orgId, times[0])).to.deep.equal({ used: 11 + 21, reserved: 0 });
+      expect(await meter(orgId, times[2])).to.deep.equal({ used: 31, reserved: 0 });
+      const rows = await db().knex('usage_events').where({ org_id: orgId }).orderBy('created_at');
+      expect(rows.map((r) => [r.request_id, r.state, r.input_tokens])).to.deep.equal(requestIds.map((id, i) => [id, 'settled', 10 * (i + 1)]));
+    });
+
     it('releases reservations whose process died once they expire, and only those', async () => {
       const limiter = createPgChatLimiter(db().knex, { sweepEveryMs: Number.POSITIVE_INFINITY }); // only the explicit sweep below
       const orgId = await newOrg();
