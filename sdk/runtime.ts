@@ -268,7 +268,7 @@ function pageUrl(): string {
 
 async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<PageRedactor> | null, site: Promise<SiteReading> | undefined): Promise<Context> {
   const url = pageUrl();
-  const reading = extractMainContent(document, url).then((main): SourcePage | undefined =>
+  const readLive = () => extractMainContent(document, url).then((main): SourcePage | undefined =>
     (main.text.trim() ? { url, title: main.title || document.title, text: main.text.slice(0, config.context.maxCharsPerPage) } : undefined));
   let pages: SourcePage[] = [];
   let cut = { pages: 0, chars: 0 };
@@ -277,11 +277,11 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   if (site) {
     // A site: its crawl started with the instance's first sign of use (sdk/site-context.ts); it takes the live page,
     // the extractor, the redactor and the corpus builder from here, and reads, redacts and indexes pages as they come.
-    ({ pages, cut, redacted, corpus } = await (await site).read({ live: reading.catch(() => undefined), extract: extractFrom, prepare: prepareCorpus, redactor: redactorPromise, onProgress: (p) => emit('progress', p), signal }));
+    ({ pages, cut, redacted, corpus } = await (await site).read({ live: () => readLive().catch(() => undefined), extract: extractFrom, prepare: prepareCorpus, redactor: redactorPromise, onProgress: (p) => emit('progress', p), signal }));
   } else {
     let live: SourcePage | undefined;
     try {
-      live = await reading;
+      live = await readLive();
     } catch (err) {
       throw new KitError('context_unavailable', 'This page has no readable text.', { cause: err });
     }

@@ -26,8 +26,11 @@ export const CRAWL_WORKER_FILE = 'kit-crawl-worker.js';
 
 /** What the runtime brings to a crawl started before it: everything in its own chunk. */
 export interface SiteTools {
-  /** The live page, being read (undefined when it has no text): it only decides whether one more page fits. */
-  readonly live: Promise<SourcePage | undefined>;
+  /**
+   * Reads the live page (undefined when it has no text): called once the first pages are requested (its extraction
+   * is a task of a few milliseconds that would otherwise hold them back); it only decides whether one more page fits.
+   */
+  readonly live: () => Promise<SourcePage | undefined>;
   /** Main content of a parsed document (adapters/browser/extract-main-content.ts, with Readability). */
   readonly extract: typeof extractFrom;
   /** Detects the language, loads its pack and builds the corpus (core/text/prepare-corpus.ts). */
@@ -80,6 +83,11 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
   // Progress before the runtime joined is kept: the last one is emitted when it does.
   let progress: KitEvents['progress'] | null = null;
   let onProgress = (p: KitEvents['progress']) => { progress = p; };
+  // The live page is read once the crawl has planned and requested its first pages (its first progress), or at once
+  // when it alone may decide whether anything is fetched (maxPages 1: the crawl waits for it before planning).
+  let wantLive!: () => void;
+  const liveWanted = new Promise<void>((resolve) => { wantLive = resolve; });
+  if (config.context.maxPages <= 1) wantLive();
 
   const inPage = withPageCache(createFetchPageFetcher());
   const base = typeof __webpack_public_path__ === 'string' && typeof Worker === 'function' ? __webpack_public_path__ : null;
@@ -99,9 +107,9 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
       const content = await extract(parse(html), () => parse(html), pageUrl);
       return content.text === '' ? null : content;
     },
-    livePage: tools.then((t) => t.live),
+    livePage: Promise.all([tools, liveWanted]).then(([t]) => t.live()),
     pageLinks: config.context.scope === 'site' ? pageLinks(document) : [],
-    onProgress: (p) => onProgress(p),
+    onProgress: (p) => { onProgress(p); void yieldToMain().then(wantLive); },
     onPage: (page) => { raw.push(page); notify(); },
     signal: stop.signal,
   })).finally(() => { ended = true; notify(); });
