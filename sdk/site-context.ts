@@ -95,6 +95,7 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
     : createWorkerPageFetcher({ scriptUrl: new URL(CRAWL_WORKER_FILE, new URL(base, location.href)).href, version: SDK_VERSION, fallback: inPage });
   const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html');
   let ended = false;
+  let isJoined = false;
   const crawl = Promise.resolve().then(() => crawlSite({
     pageUrl: url,
     context: config.context,
@@ -112,7 +113,12 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
     onProgress: (p) => { onProgress(p); void yieldToMain().then(wantLive); },
     onPage: (page) => { raw.push(page); notify(); },
     signal: stop.signal,
-  })).finally(() => { ended = true; notify(); });
+  })).finally(() => {
+    ended = true;
+    notify();
+    // Stopped before the runtime joined (it never will): the worker ends here, its writes committed first.
+    if (!isJoined) void fetcher.flush().finally(() => fetcher.close?.());
+  });
   crawl.catch(() => undefined); // read() reports it
 
   const read = async (t: SiteTools): Promise<SiteRead> => {
@@ -177,6 +183,7 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
   };
   return {
     read(t) {
+      isJoined = true;
       follow(t.signal);
       onProgress = t.onProgress;
       if (progress) t.onProgress(progress);
