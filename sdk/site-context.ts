@@ -85,9 +85,10 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
   let onProgress = (p: KitEvents['progress']) => { progress = p; };
   // The live page is read once the crawl has planned and requested its first pages (its first progress), or at once
   // when it alone may decide whether anything is fetched (maxPages 1: the crawl waits for it before planning).
-  let wantLive!: () => void;
+  let wantLive: (() => void) | null = null;
   const liveWanted = new Promise<void>((resolve) => { wantLive = resolve; });
-  if (config.context.maxPages <= 1) wantLive();
+  const askLive = () => { const ask = wantLive; wantLive = null; if (ask) void yieldToMain().then(ask); };
+  if (config.context.maxPages <= 1) askLive();
 
   const inPage = withPageCache(createFetchPageFetcher());
   const base = typeof __webpack_public_path__ === 'string' && typeof Worker === 'function' ? __webpack_public_path__ : null;
@@ -110,7 +111,7 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
     },
     livePage: Promise.all([tools, liveWanted]).then(([t]) => t.live()),
     pageLinks: config.context.scope === 'site' ? pageLinks(document) : [],
-    onProgress: (p) => { onProgress(p); void yieldToMain().then(wantLive); },
+    onProgress: (p) => { onProgress(p); askLive(); },
     onPage: (page) => { raw.push(page); notify(); },
     signal: stop.signal,
   })).finally(() => {
