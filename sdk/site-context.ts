@@ -149,7 +149,7 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
         }
         notify();
         // The language is detected from the start of the text: once that is in, later pages cannot change it.
-        if (languageSample(pages).length >= LANGUAGE_SAMPLE_CHARS) build();
+        if (!corpus && languageSample(pages).length >= LANGUAGE_SAMPLE_CHARS) build();
         await slicer.next();
       } else if (ended) {
         break;
