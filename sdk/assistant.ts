@@ -2,6 +2,7 @@ import type { KitConfig } from '../core/config/index.js';
 import type { ChatTurn, InferencePort } from '../core/ports/inference.port.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
 import type { PlatformAssistant } from '../adapters/remote/platform-client.js';
+import type { SiteReading } from './site-context.js';
 
 /**
  * What a host may plug into Kit.init's second argument. The browser extension routes Platform API calls through
@@ -65,5 +66,11 @@ export type StartAssistant = (
      * read (the launcher's theme, label, language, placement); null without them (service unreachable, older server).
      */
     settings?: (settings: PlatformAssistant | null) => unknown;
+    /**
+     * A site's crawl, started by the instance on the first sign of use beside the runtime's chunk (the crawl's chunk,
+     * sdk/site-context.ts): the runtime joins it with the live page, extraction, redaction and the corpus. Required
+     * for a site context (`context` other than 'page').
+     */
+    site?: Promise<SiteReading>;
   },
 ) => Promise<Assistant>;

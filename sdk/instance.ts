@@ -230,9 +230,12 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
       }
     }
   })());
-  // The runtime starts at once (its chunk, `GET /config`); the page is read on the first sign of use (`read`).
+  // The runtime starts at once (its chunk, `GET /config`); the page is read on the first sign of use (`read`). A site's
+  // crawl starts then too, from its own chunk beside the runtime's (issue 12 §7: the sitemap and the first pages do
+  // not wait for the runtime to load and run).
+  const siteReading = site ? reading.then(() => import(/* webpackChunkName: "kit-crawl" */ './site-context.js')).then((m) => m.startSite(config, lifetime.signal)) : undefined;
   const assistant: Promise<Assistant> = startAssistant()
-    .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal, conversationId: () => thread.id, read: reading, settings: own }))
+    .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal, conversationId: () => thread.id, read: reading, settings: own, site: siteReading }))
     .then(async (a) => {
       if (destroyed) { a.destroy(); throw destroyedError(); }
       await owned;
@@ -245,6 +248,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   assistant.catch((err) => {
     if (destroyed) return;
     const e = toError(err);
+    lifetime.abort(e); // the start is over: a crawl it never joined stops
     startError = e;
     widget?.showError(visible(e, widget.strings()));
     report(e);

@@ -17,7 +17,7 @@ import { selectSources as selectPassages } from '../core/retrieval/select-source
 import type { Citation, SourcePage } from '../core/sources.js';
 import { loadLanguageOf } from '../core/text/load-language.js';
 import { prepareCorpus } from '../core/text/prepare-corpus.js';
-import { extractMainContent } from '../adapters/browser/extract-main-content.js';
+import { extractFrom, extractMainContent } from '../adapters/browser/extract-main-content.js';
 import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
 import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
 import { linkSignals } from '../adapters/remote/linked-signal.js';
@@ -26,6 +26,7 @@ import { createRemoteInference } from '../adapters/remote/remote-inference.js';
 import type { Assistant, StartAssistant } from './assistant.js';
 import type { Engine } from './local-engine.js';
 import type { PageRedactor } from './redact-pages.js';
+import type { SiteReading } from './site-context.js';
 import { SETUP_CODES } from './setup-codes.js';
 import { DEFAULT_REFUSAL_MESSAGE } from '../core/config/defaults.js';
 import { randomId } from './ids.js';
@@ -56,7 +57,7 @@ interface Context {
 }
 
 /** Starts the assistant for `config` on this page. Rejects with a KitError when the page cannot be read at all. */
-export const startAssistant: StartAssistant = async (config, host, { emit, signal, conversationId, read, settings: owner }) => {
+export const startAssistant: StartAssistant = async (config, host, { emit, signal, conversationId, read, settings: owner, site }) => {
   const base = (host.transport as HttpTransportPort | undefined) ?? createFetchTransport();
   // The console's preview on the owner's own site (docs/console.md): a page opened as `…#kit-preview=<token>` sends
   // the token as `Kit-Preview`; `/config` then shows the owner's unsaved settings (that key and origin only).
@@ -107,7 +108,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   // Where the gate will surely run, its chunk downloads beside the page reading (an unhandled rejection is not ours).
   if (host.inspect || strictGate || (config.grounding && config.mode === 'local')) loadGate().catch(() => undefined);
   const load = async (abort: AbortSignal) => {
-    const loaded = await loadContext(config, emit, abort, redactorPromise);
+    const loaded = await loadContext(config, emit, abort, redactorPromise, site);
     if (host.inspect) {
       const { checkGrounding } = await loadGate();
       host.inspect({
@@ -265,47 +266,34 @@ function pageUrl(): string {
   return u.href;
 }
 
-async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<PageRedactor> | null): Promise<Context> {
+async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, redactorPromise: Promise<PageRedactor> | null, site: Promise<SiteReading> | undefined): Promise<Context> {
   const url = pageUrl();
-  // The crawl's chunk downloads while the live page is read: its latency overlaps the work instead of following it.
-  const crawlChunk = config.context.scope !== 'page' ? import(/* webpackChunkName: "kit-crawl" */ './site-context.js') : null;
-  crawlChunk?.catch(() => {}); // awaited below; an early failure must not be reported as unhandled
-  const reading = extractMainContent(document, url).then((main): SourcePage | undefined =>
+  const readLive = () => extractMainContent(document, url).then((main): SourcePage | undefined =>
     (main.text.trim() ? { url, title: main.title || document.title, text: main.text.slice(0, config.context.maxCharsPerPage) } : undefined));
-  let live: SourcePage | undefined;
   let pages: SourcePage[] = [];
   let cut = { pages: 0, chars: 0 };
-  // With a site to read, the work is sliced (issue 12: no long task): the crawl and the helpers come with the crawl's
-  // chunk (sdk/site-context.ts), so a page-context assistant (one page, a few milliseconds of work) loads none of it.
-  let pause: (() => Promise<void>) | null = null;
-  let yieldNow: () => Promise<void> = () => Promise.resolve();
-  if (config.context.scope !== 'page') {
-    // The crawl starts while the live page is still being read (sdk/site-context.ts).
-    const livePage = reading.catch(() => undefined);
-    const site = await (await crawlChunk!).readSite(config, url, livePage, (p) => emit('progress', p), signal);
-    ({ pages, cut, pause, yieldNow } = site);
+  let redacted: Partial<Record<string, number>> = {};
+  let corpus;
+  if (site) {
+    // A site: its crawl started with the instance's first sign of use (sdk/site-context.ts); it takes the live page,
+    // the extractor, the redactor and the corpus builder from here, and reads, redacts and indexes pages as they come.
+    ({ pages, cut, redacted, corpus } = await (await site).read({ live: () => readLive().catch(() => undefined), extract: extractFrom, prepare: prepareCorpus, redactor: redactorPromise, onProgress: (p) => emit('progress', p), signal }));
   } else {
+    let live: SourcePage | undefined;
     try {
-      live = await reading;
+      live = await readLive();
     } catch (err) {
       throw new KitError('context_unavailable', 'This page has no readable text.', { cause: err });
     }
-    if (live) pages = [live];
+    if (!live) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');
+    if (live.text.length >= config.context.maxCharsPerPage) cut = { pages: 0, chars: Math.max(0, (document.body?.innerText.length ?? 0) - live.text.length) };
+    // Redaction before anything else sees the text: the corpus, the gate, every engine and every request body.
+    const redactor = await redactorPromise;
+    ({ pages, redacted } = redactor ? await redactor([live], null) : { pages: [live], redacted });
+    // Detects the page's language and loads its pack (stemmer, stopwords, common words) first: English ships in the
+    // runtime, other languages are small lazy chunks.
+    corpus = await prepareCorpus(pages);
   }
-  if (live && live.text.length >= config.context.maxCharsPerPage) {
-    cut = { pages: 0, chars: Math.max(0, (document.body?.innerText.length ?? 0) - live.text.length) };
-  }
-  if (pages.length === 0) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');
-  // Redaction before anything else sees the text: the corpus, the gate, every engine and every request body.
-  const redactor = await redactorPromise;
-  let redacted: Partial<Record<string, number>> = {};
-  if (redactor) ({ pages, redacted } = await redactor(pages, pause));
-  await yieldNow();
-  // Detects the pages' language and loads its pack (stemmer, stopwords, common words) first: English ships in the
-  // runtime, other languages are small lazy chunks.
-  // Built a few pages per task (yielding between them), the index in a task of its own.
-  const corpus = await prepareCorpus(pages, pause ? { pause } : {});
-  await yieldNow();
   const chars = pages.reduce((n, p) => n + p.text.length, 0);
   return { url, pages, redacted, retriever: createRetriever(corpus), stats: { pages: pages.length, chars, truncated: cut.pages > 0 || cut.chars > 0, cut } };
 }

@@ -42,6 +42,10 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
   let nextId = 1;
   let served = 0;
   let marked = false;
+  // Whether the cache may hold pages, as it was before this crawl: the fallback's first write sets the flag, and a
+  // worker told so after it would open IndexedDB and read its keys before its first request (on a first visit, the
+  // database being created meanwhile). This crawl's own writes are no loss to it: a crawl requests each page once.
+  const stored = pageCacheMayHoldPages();
 
   const release = () => {
     if (blobUrl !== null) URL.revokeObjectURL(blobUrl);
@@ -78,7 +82,7 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
           release();
           if (m.version !== options.version) return giveUp();
           state = 'ready';
-          worker!.postMessage({ type: 'init', stored: pageCacheMayHoldPages() });
+          worker!.postMessage({ type: 'init', stored });
           return;
         }
         if (m.id === undefined) return;

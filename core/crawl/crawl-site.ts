@@ -55,6 +55,55 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const candidates = plan.urls;
 
   const fetched: Fetched[] = [];
+  // The result, built while the crawl runs: a page is final once every earlier candidate is read or skipped (`done`
+  // holds the later ones until then), and taken against maxCorpusChars in plan order, the live page first.
+  const pages: SourcePage[] = [];
+  let budget = context.maxCorpusChars;
+  let truncatedPages = 0;
+  let truncatedChars = 0;
+  const take = ({ page, cut }: { page: SourcePage; cut: number }): void => {
+    truncatedChars += cut;
+    let kept: SourcePage | null = null;
+    if (page.text.length <= budget) {
+      kept = page;
+      budget -= page.text.length;
+    } else if (budget >= limits.minPageChars || (pages.length === 0 && budget > 0)) {
+      const cutToBudget = truncateText(page.text, budget);
+      kept = { ...page, text: cutToBudget.text };
+      truncatedChars += cutToBudget.cut;
+      budget = 0;
+    } else {
+      truncatedPages++;
+      truncatedChars += page.text.length;
+    }
+    if (kept) {
+      pages.push(kept);
+      try {
+        options.onPage?.(kept);
+      } catch {
+        // The host's bug must not stop the crawl.
+      }
+    }
+  };
+  const done = new Map<number, Fetched | null>();
+  let head = 0;
+  let liveTaken = false;
+  const settle = (index: number, page: Fetched | null): void => {
+    done.set(index, page);
+    advance();
+  };
+  const advance = (): void => {
+    if (!liveKnown) return;
+    if (!liveTaken) {
+      liveTaken = true;
+      if (live) take(cutLive(live, context.maxCharsPerPage));
+    }
+    for (let f; done.has(head); head++) {
+      f = done.get(head)!;
+      done.delete(head);
+      if (f) take(f);
+    }
+  };
   const seenFinal = new Set<string>(liveUrl !== null ? [liveUrl] : []);
   let keptChars = 0;
   // Until the live page is read, it counts as a full page against the corpus cap (never a request more than with it).
@@ -91,14 +140,16 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     if (finalUrl !== url && seenFinal.has(finalUrl)) return void log.skip(url, 'duplicate');
     return { index, url, finalUrl, contentType: response.contentType, text: response.text };
   };
-  const extractOne = async ({ index, url, finalUrl, contentType, text: body }: Loaded): Promise<void> => {
+  const extractOne = async ({ index, url, finalUrl, contentType, text: body }: Loaded): Promise<Fetched | null> => {
     const extracted = await readPage(contentType, body, finalUrl, options.extract);
-    if (typeof extracted === 'string') return log.skip(url, extracted);
-    if (seenFinal.has(finalUrl)) return log.skip(url, 'duplicate');
+    if (typeof extracted === 'string') return (log.skip(url, extracted), null);
+    if (seenFinal.has(finalUrl)) return (log.skip(url, 'duplicate'), null);
     seenFinal.add(finalUrl);
     const { text, cut } = truncateText(extracted.text, context.maxCharsPerPage);
     keptChars += text.length;
-    fetched.push({ index, page: { url: finalUrl, title: extracted.title || titleFromUrl(finalUrl), text }, cut });
+    const page: Fetched = { index, page: { url: finalUrl, title: extracted.title || titleFromUrl(finalUrl), text }, cut };
+    fetched.push(page);
+    return page;
   };
 
   // Fetching and extracting are pipelined: a fetch slot is free again as soon as its response is read, and fetched
@@ -112,7 +163,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   await new Promise<void>((resolve) => {
     const canLaunch = () => !signal?.aborted && next < candidates.length && fetched.length + inFlight + waiting() < target()
       && keptChars + liveChars() + waiting() * context.maxCharsPerPage < context.maxCorpusChars && inFlight < context.concurrency;
-    const done = () => {
+    const loadedOne = () => {
       loaded++;
       progress();
       pump();
@@ -122,10 +173,11 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
       extracting = true;
       const page = queue.shift()!;
       extractOne(page)
-        .catch(() => log.skip(page.url, 'extract_failed'))
-        .finally(() => {
+        .catch(() => (log.skip(page.url, 'extract_failed'), null))
+        .then((read) => {
           extracting = false;
-          done();
+          settle(page.index, read);
+          loadedOne();
           drain();
         });
     };
@@ -141,7 +193,8 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
               queue.push(page);
               drain();
             } else {
-              done();
+              settle(index, null);
+              loadedOne();
             }
             pump();
           });
@@ -152,8 +205,10 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     // Fetching starts with the plan; the live page, once read, only decides whether one more page fits.
     pendingLive?.then(settleLive, () => settleLive(undefined)).then(() => {
       total = Math.max(total, Math.min(candidates.length, target()));
+      advance();
       pump();
     });
+    advance();
     pump();
   });
 
@@ -163,27 +218,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   }
   const aborted = signal?.aborted === true;
   // Candidates never fetched because maxPages or maxCorpusChars was reached (not when aborted).
-  let truncatedPages = aborted ? 0 : candidates.length - next;
-  let truncatedChars = 0;
-  const pages: SourcePage[] = [];
-  let budget = context.maxCorpusChars;
-  const ordered = fetched.sort((a, b) => a.index - b.index);
-  const all = live ? [{ index: -1, ...cutLive(live, context.maxCharsPerPage) }, ...ordered] : ordered;
-  for (const { page, cut } of all) {
-    truncatedChars += cut;
-    if (page.text.length <= budget) {
-      pages.push(page);
-      budget -= page.text.length;
-    } else if (budget >= limits.minPageChars || (pages.length === 0 && budget > 0)) {
-      const kept = truncateText(page.text, budget);
-      pages.push({ ...page, text: kept.text });
-      truncatedChars += kept.cut;
-      budget = 0;
-    } else {
-      truncatedPages++;
-      truncatedChars += page.text.length;
-    }
-  }
+  if (!aborted) truncatedPages += candidates.length - next;
   return { pages, truncated: { pages: truncatedPages, chars: truncatedChars }, skipped: log.skipped, counts: log.counts, requests: log.requests, sources: plan.sources, aborted };
 }
 

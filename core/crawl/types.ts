@@ -72,6 +72,12 @@ export interface CrawlOptions {
    */
   readonly pageLinks?: readonly string[];
   readonly onProgress?: (progress: CrawlProgress) => void;
+  /**
+   * Each page of the result as soon as it is final — its place in plan order and its share of maxCorpusChars known
+   * (every earlier candidate read or skipped): the same pages, in the same order, as `CrawlResult.pages`, so a host
+   * can index them while the crawl goes on (the SDK builds its corpus so).
+   */
+  readonly onPage?: (page: SourcePage) => void;
   /** Aborting stops new fetches, cancels running ones and returns what was read so far with `aborted: true`. */
   readonly signal?: AbortSignal;
   readonly limits?: Partial<CrawlLimits>;

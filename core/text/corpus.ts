@@ -1,5 +1,6 @@
 import type { Citation, SourcePage } from '../sources.js';
 import { detectLanguage, type Language } from './language.js';
+import { languageSample } from './language-sample.js';
 import { splitSentences } from './sentences.js';
 import { forEachWord, tokenize } from './tokenize.js';
 import { lexiconFor } from './lexicon.js';
@@ -96,8 +97,9 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
 }
 
 /**
- * {@link buildCorpus} in slices: `pause` is awaited between pages (a browser host yields to the main thread there,
- * so a 100-page corpus is no long task — issue 12). The same corpus as buildCorpus. Safe beside other builds: after
+ * {@link buildCorpus} in slices: `pause` is awaited after each page (a browser host yields to the main thread there,
+ * so a 100-page corpus is no long task — issue 12). The same corpus as buildCorpus. `pages` may grow until the
+ * last pause: pages appended before `pause` resolves are built in too. Safe beside other builds: after
  * each pause the shared lexicon's cache of ids is started afresh, so another build in between cannot lend its ids.
  */
 export async function buildCorpusSliced(pages: readonly SourcePage[], options: CorpusOptions, pause: () => Promise<void>): Promise<Corpus> {
@@ -151,9 +153,12 @@ function* corpusSteps(pages: readonly SourcePage[], options: CorpusOptions): Gen
   const titleRanges: number[] = [];
   let chars = 0;
 
-  for (let p = 0; p < pages.length; p++) {
-    const page = pages[p]!;
+  // `pages.length` is read after each pause: a caller may append pages while the corpus is built (the SDK's crawl
+  // builds it so while pages arrive; its pause waits for the next page or the crawl's end).
+  for (let p = 0; ; p++) {
     if (p > 0 && (yield)) lexicon.begin();
+    if (p >= pages.length) break;
+    const page = pages[p]!;
     chars += page.text.length;
     const titleFrom = len;
     forEachWord(page.title, push, pushRange);
@@ -255,17 +260,7 @@ function* corpusSteps(pages: readonly SourcePage[], options: CorpusOptions): Gen
 
 /** The language buildCorpus detects for `pages` (from the start of their text). */
 export function detectPagesLanguage(pages: readonly SourcePage[]): Language {
-  return detectLanguage(tokenize(sampleOf(pages)));
-}
-
-// The start of the text, cut at a word: a few hundred words decide the language as well as the whole text.
-function sampleOf(pages: readonly SourcePage[]): string {
-  let out = '';
-  for (const p of pages) {
-    out += p.title + '\n' + (p.text.length > 2_500 ? p.text.slice(0, p.text.lastIndexOf(' ', 2_500) + 1 || 2_500) : p.text) + '\n';
-    if (out.length >= 2_500) break;
-  }
-  return out;
+  return detectLanguage(tokenize(languageSample(pages)));
 }
 
 function* capLength(s: string, maxChars: number): Generator<string> {

@@ -273,6 +273,34 @@ describe('crawlSite', () => {
     expect(fetcher.requests.map((r) => r.url)).to.not.include(`${O}/e`);
   });
 
+  it('hands over each page once it is final, while the crawl goes on: the result\'s pages, in its order, cuts included', async () => {
+    const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(' ');
+    let p4Answered = false;
+    const slow = (path: string, body: string, ms: number, then = () => {}): FakeRoute => async () => {
+      await new Promise((r) => setTimeout(r, ms));
+      then();
+      return ok({ url: `${O}${path}`, status: 200, contentType: 'text/html', text: body, bytes: body.length, truncated: false, validators: { etag: null, lastModified: null } });
+    };
+    // p0 answers after p2 and p3, p1 fails, p4 is slow and cut to what is left of maxCorpusChars.
+    const routes: Record<string, FakeRoute> = {
+      [`${O}/p0`]: slow('/p0', html('P0', words(100, 'alpha')), 20),
+      [`${O}/p1`]: { body: 'gone', status: 404 },
+      [`${O}/p2`]: { body: html('P2', words(100, 'bravo')) },
+      [`${O}/p3`]: { body: html('P3', words(100, 'charl')) },
+      [`${O}/p4`]: slow('/p4', html('P4', words(100, 'delta')), 60, () => { p4Answered = true; }),
+    };
+    const options = (onPage?: CrawlOptions['onPage']) => ({ livePage: { url: PAGE, title: 'Start', text: 'Live page text.' }, ...(onPage && { onPage }) });
+    const ctx = context({ scope: 'urls', sitemap: null, urls: ['/p0', '/p1', '/p2', '/p3', '/p4'], maxCorpusChars: 2_200, concurrency: 2 });
+    const handed: { url: string; text: string; beforeP4: boolean }[] = [];
+    const result = await crawl(new FakePageFetcher(routes, { delayMs: 2 }), ctx, options((p) => handed.push({ url: p.url, text: p.text, beforeP4: !p4Answered })));
+    expect(handed.map(({ url, text }) => ({ url, text }))).to.deep.equal(result.pages.map(({ url, text }) => ({ url, text })));
+    expect(result.pages.map((p) => p.url)).to.deep.equal([PAGE, `${O}/p0`, `${O}/p2`, `${O}/p3`, `${O}/p4`]);
+    expect(result.pages[4]!.text.length).to.be.below(599);
+    expect(handed.map((h) => h.beforeP4)).to.deep.equal([true, true, true, true, false]);
+    p4Answered = false;
+    expect(result).to.deep.equal(await crawl(new FakePageFetcher(routes, { delayMs: 2 }), ctx, options()));
+  });
+
   it('gives up on a fetch after fetchTimeoutMs and goes on with the others', async () => {
     const fetcher = new FakePageFetcher({ ...site(2), [`${O}/slow`]: () => new Promise(() => {}) });
     const started = Date.now();

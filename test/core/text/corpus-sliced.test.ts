@@ -30,11 +30,25 @@ function snapshot(c: Corpus) {
 describe('buildCorpusSliced (issue 12: the corpus built a page per task)', () => {
   before(loadAllLanguages);
 
-  it('pauses between pages and builds the same corpus as buildCorpus', async () => {
+  it('pauses after each page and builds the same corpus as buildCorpus', async () => {
     let pauses = 0;
     const sliced = await buildCorpusSliced(P, {}, async () => { pauses++; });
-    expect(pauses).to.equal(P.length - 1);
+    expect(pauses).to.equal(P.length);
     expect(snapshot(sliced)).to.deep.equal(snapshot(buildCorpus(P)));
+  });
+
+  it('builds in the pages appended during its pauses (the SDK appends pages as its crawl reads them)', async () => {
+    const pages = P.slice(0, 1);
+    const language = buildCorpus(P).language; // detected from the start of the text: given, as the SDK does
+    let pauses = 0;
+    const sliced = await buildCorpusSliced(pages, { language }, async () => {
+      pauses++;
+      await new Promise<void>((r) => setImmediate(r));
+      if (pages.length < P.length) pages.push(P[pages.length]!);
+    });
+    expect(pauses).to.equal(P.length);
+    expect(sliced.pages).to.have.length(P.length);
+    expect(snapshot(sliced)).to.deep.equal(snapshot(buildCorpus(P, { language })));
   });
 
   it('is not corrupted by other builds, sliced or not, running in its pauses (the lexicon is shared)', async () => {
