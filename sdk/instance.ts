@@ -234,6 +234,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   // crawl starts then too, from its own chunk beside the runtime's (issue 12 §7: the sitemap and the first pages do
   // not wait for the runtime to load and run).
   const siteReading = site ? reading.then(() => import(/* webpackChunkName: "kit-crawl" */ './site-context.js')).then((m) => m.startSite(config, lifetime.signal)) : undefined;
+  siteReading?.catch(() => undefined); // the runtime reports it when it reads; a start that failed first never does
   const assistant: Promise<Assistant> = startAssistant()
     .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal, conversationId: () => thread.id, read: reading, settings: own, site: siteReading }))
     .then(async (a) => {
