@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { postgresAvailable, startPostgres } from '../test/support/postgres.js';
 import { load1, measure, median, startServer, type LoadResult, type ServerProcess } from './support/load.js';
 import { seedBenchOrg, usageOf } from './support/seed.js';
+import { chatBody, KIT_BENCH_ENV, LISTENING } from './support/chat-request.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,26 +23,13 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const root = new URL('..', import.meta.url).pathname;
 
-/** 0.8 KB of sources, as in the issue's measurement. */
-const SOURCE_TEXT = ('The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month and adds roles, audit logs and single sign-on. '
-  + 'Every plan includes email support; Team adds a shared inbox. Annual billing saves two months. Prices exclude VAT, which is added at checkout for customers in the EU. '
-  + 'You can cancel at any time from the billing page; the plan stays active until the end of the paid period. Refunds are prorated for annual plans cancelled within 30 days. ')
-  .repeat(2).slice(0, 800);
-const chatBody = (stream: boolean) => JSON.stringify({
-  messages: [{ role: 'user', content: 'How much does the Pro plan cost per month?' }],
-  sources: [{ url: 'https://shop.example.com/pricing', title: 'Pricing', text: SOURCE_TEXT }],
-  stream,
-});
-
 if (process.env.BENCH_NO_BUILD !== '1' || !existsSync(join(root, 'dist/server/main.js'))) {
   console.error('building dist/server/main.js …');
   execFileSync(process.execPath, [join(root, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production', '--config-name', 'server'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 const work = mkdtempSync(join(tmpdir(), 'kit-bench-chat-'));
-const PLAN_LIMITS = JSON.stringify({ business: { requests_per_minute: 1_000_000, org_requests_per_minute: 10_000_000, monthly_tokens: 1e15 } });
-const kitEnv = { PORT: '0', HOST: '127.0.0.1', KIT_DEMO: 'false', NODE_ENV: 'production', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', KIT_PLAN_LIMITS: PLAN_LIMITS };
-const LISTENING = /listening on (http:\/\/[^/"\s]+)/;
+
 
 const servers: ServerProcess[] = [];
 const pg = postgresAvailable() ? await startPostgres() : null;
@@ -54,8 +42,8 @@ try {
     servers.push(s);
     return s;
   };
-  const kitLite = await start('kit-pglite', [join(root, 'dist/server/main.js')], { ...kitEnv, KIT_DATA_DIR: liteDir });
-  const kitPg = pg ? await start('kit-pg', [join(root, 'dist/server/main.js')], { ...kitEnv, DATABASE_URL: pg.url }) : null;
+  const kitLite = await start('kit-pglite', [join(root, 'dist/server/main.js')], { ...KIT_BENCH_ENV, KIT_DATA_DIR: liteDir });
+  const kitPg = pg ? await start('kit-pg', [join(root, 'dist/server/main.js')], { ...KIT_BENCH_ENV, DATABASE_URL: pg.url }) : null;
   const koa = await start('ref-koa', ['--import', 'tsx', join(root, 'bench/support/reference-server.ts'), 'koa'], {});
   const http = await start('ref-http', ['--import', 'tsx', join(root, 'bench/support/reference-server.ts'), 'http'], {});
 

@@ -17,9 +17,10 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureSdkBuilt, startKitServer } from '../test/e2e/support/kit-server.js';
-import { launchChromium, TSX_EVALUATE_SHIM } from '../test/support/chromium.js';
+import { launchChromium } from '../test/support/chromium.js';
+import { cdpOf, freshPage, longest, median, sampleBook, taskMs, type LongTask, type Sample } from './support/page-metrics.js';
 
 const ROUNDS = Number(process.env.KIT_BENCH_ROUNDS ?? 7);
 const SIZES = (process.env.KIT_BENCH_PAGES ?? '100,25').split(',').map(Number);
@@ -67,32 +68,7 @@ writeFileSync(join(dir, 'site/start.html'), `<!doctype html><html lang="en"><hea
 </body></html>`);
 
 // ---- measurement helpers ----
-const LONGTASKS = `
-  window.__longtasks = [];
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration }); })
-    .observe({ type: 'longtask', buffered: true });`;
-
-type Sample = Record<string, number>;
-const samples = new Map<string, Sample[]>();
-const record = (variant: string, s: Sample) => { samples.set(variant, [...(samples.get(variant) ?? []), s]); };
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
-const med = (variant: string, key: string) => median((samples.get(variant) ?? []).map((s) => s[key]!).filter((v) => v !== undefined && Number.isFinite(v)));
-
-const sessions = new WeakMap<Page, CDPSession>();
-async function taskMs(page: Page): Promise<number> {
-  const { metrics } = await sessions.get(page)!.send('Performance.getMetrics');
-  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN) * 1000;
-}
-async function freshPage(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  await page.addInitScript(TSX_EVALUATE_SHIM + LONGTASKS);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-  sessions.set(page, cdp);
-  return page;
-}
-type LongTask = { start: number; duration: number };
-const longest = (tasks: LongTask[], from = 0, to = Infinity) => Math.max(0, ...tasks.filter((t) => t.start + t.duration > from && t.start < to).map((t) => t.duration));
+const { record, all, med } = sampleBook();
 
 /** Names a resource of the timeline: the SDK chunk, the API route, the sitemap, or a crawled page. */
 function resourceKind(url: string): string | null {
@@ -119,7 +95,7 @@ async function crawlRound(variant: Variant, pages: number, profile = false): Pro
     const page = await freshPage(context);
     await page.goto(`${kit.url}/demo/site/start.html`, { waitUntil: 'load' });
     await page.waitForTimeout(300);
-    const cdp = sessions.get(page)!;
+    const cdp = cdpOf(page);
     if (profile) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -228,14 +204,14 @@ for (const n of SIZES) {
   if (WORKERLESS) console.log(`| ${n} pages, Kit without Worker ÷ reference | ${r2(med(`crawl-${n}-kit-main`, 'wallMs'), med(`crawl-${n}-ref`, 'wallMs'))}× | ${r2(med(`crawl-${n}-kit-main`, 'taskMs'), med(`crawl-${n}-ref`, 'taskMs'))}× | | |`);
   console.log(`| ${n} pages, Kit ÷ reference | **${r2(med(`crawl-${n}-kit`, 'wallMs'), med(`crawl-${n}-ref`, 'wallMs'))}×** (goal ≤ 1.50) | ${r2(med(`crawl-${n}-kit`, 'taskMs'), med(`crawl-${n}-ref`, 'taskMs'))}× | | |`);
 }
-const worstOf = (key: string) => Math.max(0, ...(samples.get(key) ?? []).map((s) => s.longestMs!));
+const worstOf = (key: string) => Math.max(0, ...all(key).map((s) => s.longestMs!));
 const worst = SIZES.flatMap((n) => KINDS.map((v) => `${n} pages ${v} ${f(worstOf(`crawl-${n}-${v}`))} ms`));
 console.log(`\nLongest long task in any round (0 = none over 50 ms): ${worst.join(', ')}.`);
 if (TIMELINE) {
   for (const n of SIZES) {
     for (const v of KINDS) {
       const key = `crawl-${n}-${v}`;
-      const names = [...new Set((samples.get(key) ?? []).flatMap((s) => Object.keys(s)))].filter((k) => / (start|end)$/.test(k));
+      const names = [...new Set(all(key).flatMap((s) => Object.keys(s)))].filter((k) => / (start|end)$/.test(k));
       const rows = names.map((k) => [k, med(key, k)] as const).sort((a, b) => a[1] - b[1]);
       console.log(`\nTimeline, ${n} pages, ${v} (ms after start, medians): ${rows.map(([k, t]) => `${k} ${f(t)}`).join(' · ')} · ready ${f(med(key, 'wallMs'))}`);
     }

@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKnexDatabase, type DatabaseLocation } from '../adapters/node/knex-database.js';
-import { createPgChatLimiter } from '../adapters/node/pg-chat-limiter.js';
+import { writeCost } from './support/write-cost.js';
 import { migrateToLatest } from '../adapters/node/migrations/index.js';
 import { newId } from '../server/ids.js';
 import { seedScale, type ScaleSeed } from '../scripts/seed-scale.js';
@@ -72,7 +72,7 @@ const WRITE_CHATS = 400;
 const fmt = (xs: number[]): string => `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]`;
 
 /**
- * Rounds of {@link writeCost}; the first is discarded: whatever ran before (the migration, the seed, the vacuum) leaves
+ * Rounds of `writeCost` (bench/support/write-cost.ts); the first is discarded: whatever ran before (the migration, the seed, the vacuum) leaves
  * the connections' prepared statements and the buffers cold for it alike at either table size (it measured ~2× the
  * others at 0 and at 1 M rows).
  */
@@ -82,36 +82,12 @@ async function writeRounds(knex: import('knex').Knex, concurrency: number, into?
   // made the empty side slower and the ratio look better than flat (bench/support/owner-writes-interleaved.ts).
   const round = async () => {
     await knex.raw('analyze usage_events');
-    return writeCost(knex, concurrency, into);
+    return writeCost(knex, concurrency, WRITE_CHATS, into);
   };
   await round();
   return repeat(WRITE_ROUNDS, round);
 }
 
-/**
- * ms per chat for the statements a chat runs on the database: admission, then settlement, `concurrency` chats at a
- * time, in a new organisation (or `into` an existing one, the seeded organisation: its month holds every seeded row).
- */
-async function writeCost(knex: import('knex').Knex, concurrency: number, into?: string): Promise<number> {
-  const orgId = into ?? newId('org');
-  if (!into) await knex('organizations').insert({ id: orgId, name: 'write cost', tier: 'business', created_at: new Date() });
-  const keyId = newId('key');
-  await knex('api_keys').insert({ id: keyId, org_id: orgId, kind: 'secret', name: 'k', prefix: 'kit_sec_', last4: 'abcd', hash: keyId, created_at: new Date() });
-  const limiter = createPgChatLimiter(knex, { sweepEveryMs: Number.POSITIVE_INFINITY });
-  const one = async () => {
-    const now = new Date();
-    const requestId = newId('req');
-    await limiter.admit({ orgId, keyId, sessionId: null, now, limits: { keyPerMinute: 1e9, sessionPerMinute: 1e9, orgPerMinute: 1e9, monthlyTokens: 1e15 }, reserveTokens: 1000, requestId, model: 'm', expiresAt: new Date(now.getTime() + 60_000) });
-    await limiter.settle({ orgId, requestId, admittedAt: now, model: 'm', inputTokens: 100, outputTokens: 20, refused: false });
-  };
-  for (let i = 0; i < 40; i++) await one();
-  const t = performance.now();
-  let left = WRITE_CHATS;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (left-- > 0) await one();
-  }));
-  return (performance.now() - t) / WRITE_CHATS;
-}
 
 async function repeat<T>(n: number, fn: () => Promise<T>): Promise<T[]> {
   const out: T[] = [];

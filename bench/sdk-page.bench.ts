@@ -14,9 +14,10 @@
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureSdkBuilt, startKitServer } from '../test/e2e/support/kit-server.js';
-import { launchChromium, TSX_EVALUATE_SHIM } from '../test/support/chromium.js';
+import { launchChromium } from '../test/support/chromium.js';
+import { freshPage, longest, median, sampleBook, taskMs, type LongTask, type Sample } from './support/page-metrics.js';
 import { signalsReady, writeDemoVariants, type DemoVariant } from './support/demo-page.js';
 
 const ROUNDS = Number(process.env.KIT_BENCH_ROUNDS ?? 5);
@@ -27,32 +28,7 @@ const root = resolve(import.meta.dirname, '..');
 const dir = writeDemoVariants(root);
 
 // ---- measurement helpers ----
-const LONGTASKS = `
-  window.__longtasks = [];
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration }); })
-    .observe({ type: 'longtask', buffered: true });`;
-
-interface Sample { [k: string]: number }
-const samples = new Map<string, Sample[]>();
-const record = (variant: string, s: Sample) => { samples.set(variant, [...(samples.get(variant) ?? []), s]); };
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
-const med = (variant: string, key: string) => median((samples.get(variant) ?? []).map((s) => s[key]!).filter((v) => v !== undefined && Number.isFinite(v)));
-
-const sessions = new WeakMap<Page, CDPSession>();
-async function taskMs(page: Page): Promise<number> {
-  const { metrics } = await sessions.get(page)!.send('Performance.getMetrics');
-  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN) * 1000;
-}
-async function freshPage(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  await page.addInitScript(TSX_EVALUATE_SHIM + LONGTASKS);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-  sessions.set(page, cdp);
-  return page;
-}
-type LongTask = { start: number; duration: number };
-const longest = (tasks: LongTask[], from = 0, to = Infinity) => Math.max(0, ...tasks.filter((t) => t.start + t.duration > from && t.start < to).map((t) => t.duration));
+const { record, all, med } = sampleBook();
 
 const kit = await startKitServer({ KIT_DEMO: 'true', KIT_DEMO_DIR: dir, KIT_LOG_LEVEL: 'error', ...(process.env.KIT_SDK_DIR ? { KIT_SDK_DIR: process.env.KIT_SDK_DIR } : {}) });
 if (!process.env.KIT_SDK_DIR) ensureSdkBuilt();
@@ -129,7 +105,7 @@ try {
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
 const r2 = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
 const bareTask = med('demo-bare', 'taskMs');
-const added = (v: string) => median((samples.get(v) ?? []).map((s) => s.taskMs! - bareTask));
+const added = (v: string) => median(all(v).map((s) => s.taskMs! - bareTask));
 console.log(`Chromium (headless), ${ROUNDS} interleaved rounds, medians; load average ${loadBefore} before, ${load()} after.\n`);
 console.log('| demo page | main-thread task time | added to the bare page | longest long task | ready after load start |');
 console.log('|---|---|---|---|---|');

@@ -12,45 +12,20 @@
  *
  * Run it under `flock /tmp/kit-heavy.lock`. Needs dist/server/main.js (`npm run build` or `npm run bench -- chat`).
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startPostgres } from '../../test/support/postgres.js';
 import { autocannon, load1, startServer } from './load.js';
 import { seedBenchOrg } from './seed.js';
+import { chatBody, clusterPids, cpuOf, KIT_BENCH_ENV, LISTENING, TICK_MS } from './chat-request.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 const stream = process.argv[3] === 'stream';
 const connections = Number(process.argv[4] ?? 10);
 const root = new URL('../..', import.meta.url).pathname;
-const SOURCE_TEXT = ('The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month and adds roles, audit logs and single sign-on. '
-  + 'Every plan includes email support; Team adds a shared inbox. Annual billing saves two months. Prices exclude VAT, which is added at checkout for customers in the EU. '
-  + 'You can cancel at any time from the billing page; the plan stays active until the end of the paid period. Refunds are prorated for annual plans cancelled within 30 days. ')
-  .repeat(2).slice(0, 800);
-const body = JSON.stringify({
-  messages: [{ role: 'user', content: 'How much does the Pro plan cost per month?' }],
-  sources: [{ url: 'https://shop.example.com/pricing', title: 'Pricing', text: SOURCE_TEXT }],
-  stream,
-});
-const PLAN_LIMITS = JSON.stringify({ business: { requests_per_minute: 1_000_000, org_requests_per_minute: 10_000_000, monthly_tokens: 1e15 } });
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+const body = chatBody(stream);
 
-/** utime + stime of a process, in ms (0 when it is gone). */
-function cpuOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
-/** The postmaster and its children (backends, WAL writer, …). */
-function clusterPids(dir: string): number[] {
-  const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)]).toString().trim().split(/\s+/).map(Number);
-  return [postmaster, ...children];
-}
 /** Busy and total CPU ms of the whole machine (/proc/stat). */
 function machine(): { busy: number; total: number } {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -71,8 +46,8 @@ try {
   await db.query('create extension if not exists pg_stat_statements');
   await db.query('alter system set pg_stat_statements.track_planning = on');
   await db.query('select pg_reload_conf()');
-  const env: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', KIT_DEMO: 'false', NODE_ENV: 'production', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', KIT_PLAN_LIMITS: PLAN_LIMITS, DATABASE_URL: pgc.url };
-  const server = await startServer([process.env.KIT_SERVER ?? join(root, 'dist/server/main.js')], env, join(pgc.dir, 'server.log'), /listening on (http:\/\/[^/"\s]+)/);
+  const env: Record<string, string> = { ...KIT_BENCH_ENV, DATABASE_URL: pgc.url };
+  const server = await startServer([process.env.KIT_SERVER ?? join(root, 'dist/server/main.js')], env, join(pgc.dir, 'server.log'), LISTENING);
   const opts = { url: `${server.url}/v1/chat`, method: 'POST' as const, connections, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${org.secrets[0]}` } };
   await autocannon({ ...opts, seconds: 2 });
   await db.query('select pg_stat_statements_reset()');

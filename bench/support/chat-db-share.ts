@@ -14,50 +14,27 @@
  *
  * Run it under `flock /tmp/kit-heavy.lock`. Needs dist/server/main.js (`npm run build` or `npm run bench -- chat`).
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startPostgres } from '../../test/support/postgres.js';
 import { autocannon, load1, median, startServer, type LoadResult, type ServerProcess } from './load.js';
 import { seedBenchOrg } from './seed.js';
+import { chatBody, clusterPids, cpuOf, KIT_BENCH_ENV, LISTENING } from './chat-request.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const root = new URL('../..', import.meta.url).pathname;
-const SOURCE_TEXT = ('The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month and adds roles, audit logs and single sign-on. '
-  + 'Every plan includes email support; Team adds a shared inbox. Annual billing saves two months. Prices exclude VAT, which is added at checkout for customers in the EU. '
-  + 'You can cancel at any time from the billing page; the plan stays active until the end of the paid period. Refunds are prorated for annual plans cancelled within 30 days. ')
-  .repeat(2).slice(0, 800);
-const body = JSON.stringify({
-  messages: [{ role: 'user', content: 'How much does the Pro plan cost per month?' }],
-  sources: [{ url: 'https://shop.example.com/pricing', title: 'Pricing', text: SOURCE_TEXT }],
-  stream: false,
-});
-const PLAN_LIMITS = JSON.stringify({ business: { requests_per_minute: 1_000_000, org_requests_per_minute: 10_000_000, monthly_tokens: 1e15 } });
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-const LISTENING = /listening on (http:\/\/[^/"\s]+)/;
+const body = chatBody(false);
 
-/** utime + stime of a process in ms (0 once it is gone). */
-function cpuOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 /** CPU ms of the postmaster and its children (backends, WAL writer, …). */
 function clusterCpu(dir: string): number {
-  const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)]).toString().trim().split(/\s+/).map(Number);
-  return [postmaster, ...children].reduce((sum, pid) => sum + cpuOf(pid), 0);
+  return clusterPids(dir).reduce((sum, pid) => sum + cpuOf(pid), 0);
 }
 
 const pg = await startPostgres();
 const servers: ServerProcess[] = [];
 try {
-  const kitEnv = { PORT: '0', HOST: '127.0.0.1', KIT_DEMO: 'false', NODE_ENV: 'production', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', KIT_PLAN_LIMITS: PLAN_LIMITS, DATABASE_URL: pg.url };
+  const kitEnv = { ...KIT_BENCH_ENV, DATABASE_URL: pg.url };
   type Target = { name: string; server: ServerProcess; secret?: string; db: boolean };
   const targets: Target[] = [];
   const kit = async (name: string, args: string[], env: Record<string, string>, db: boolean) => {

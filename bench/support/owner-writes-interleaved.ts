@@ -12,11 +12,9 @@
  * BENCH_SCALE_ROWS (default 1000000), BENCH_ROUNDS (default 7).
  */
 import 'reflect-metadata';
-import type { Knex } from 'knex';
 import { createKnexDatabase, type KnexDatabase } from '../../adapters/node/knex-database.js';
-import { createPgChatLimiter } from '../../adapters/node/pg-chat-limiter.js';
+import { writeCost } from './write-cost.js';
 import { migrateToLatest } from '../../adapters/node/migrations/index.js';
-import { newId } from '../../server/ids.js';
 import { seedScale } from '../../scripts/seed-scale.js';
 import { startPostgres } from '../../test/support/postgres.js';
 import { load1, median } from './load.js';
@@ -60,7 +58,7 @@ try {
   // one-row settlement read 251 buffers a call and the admission batch 147, against 13 and 71 at 1 M rows.
   const round = async (db: KnexDatabase, concurrency: number): Promise<number> => {
     await db.knex.raw('analyze usage_events');
-    return writeCost(db.knex, concurrency);
+    return writeCost(db.knex, concurrency, CHATS);
   };
 
   console.log(`\n| write path, PostgreSQL 15, interleaved (${CHATS} chats a round, median [range] of ${ROUNDS} rounds after one discarded) | empty table | ${ROWS.toLocaleString('en-US')} rows | ratio |`);
@@ -104,24 +102,3 @@ function fmt(xs: number[]): string {
   return `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]`;
 }
 
-/** As the owner-queries bench's writeCost: 40 chats of warm-up, then CHATS chats, `concurrency` at a time, in a new organisation. */
-async function writeCost(knex: Knex, concurrency: number): Promise<number> {
-  const orgId = newId('org');
-  await knex('organizations').insert({ id: orgId, name: 'write cost', tier: 'business', created_at: new Date() });
-  const keyId = newId('key');
-  await knex('api_keys').insert({ id: keyId, org_id: orgId, kind: 'secret', name: 'k', prefix: 'kit_sec_', last4: 'abcd', hash: keyId, created_at: new Date() });
-  const limiter = createPgChatLimiter(knex, { sweepEveryMs: Number.POSITIVE_INFINITY });
-  const one = async (): Promise<void> => {
-    const now = new Date();
-    const requestId = newId('req');
-    await limiter.admit({ orgId, keyId, sessionId: null, now, limits: { keyPerMinute: 1e9, sessionPerMinute: 1e9, orgPerMinute: 1e9, monthlyTokens: 1e15 }, reserveTokens: 1000, requestId, model: 'm', expiresAt: new Date(now.getTime() + 60_000) });
-    await limiter.settle({ orgId, requestId, admittedAt: now, model: 'm', inputTokens: 100, outputTokens: 20, refused: false });
-  };
-  for (let i = 0; i < 40; i++) await one();
-  const t = performance.now();
-  let left = CHATS;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (left-- > 0) await one();
-  }));
-  return (performance.now() - t) / CHATS;
-}

@@ -22,6 +22,7 @@ import { createKnexDatabase } from '../../adapters/node/knex-database.js';
 import { startPostgres } from '../../test/support/postgres.js';
 import { autocannon, load1, startServer } from './load.js';
 import { seedBenchOrg } from './seed.js';
+import { KIT_BENCH_ENV, SOURCE_TEXT } from './chat-request.js';
 
 const kind = process.argv[2] === 'pglite' ? 'pglite' : 'pg';
 const seconds = Number(process.argv[3] ?? 10);
@@ -29,10 +30,6 @@ const stream = process.argv[4] === 'stream';
 const logging = (['redacted', 'full'] as const).find((m) => m === process.argv[5]) ?? 'off';
 const root = new URL('../..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'kit-profile-'));
-const SOURCE_TEXT = ('The Pro plan costs 20 dollars per month and includes unlimited projects. The Team plan costs 50 dollars per month and adds roles, audit logs and single sign-on. '
-  + 'Every plan includes email support; Team adds a shared inbox. Annual billing saves two months. Prices exclude VAT, which is added at checkout for customers in the EU. '
-  + 'You can cancel at any time from the billing page; the plan stays active until the end of the paid period. Refunds are prorated for annual plans cancelled within 30 days. ')
-  .repeat(2).slice(0, 800);
 // The logging benchmark's question (an address to mask) and page (a query string to drop), whatever the logging mode.
 const body = JSON.stringify({
   messages: [{ role: 'user', content: 'How much does the Pro plan cost per month? Mail me at jane@example.org' }],
@@ -41,7 +38,6 @@ const body = JSON.stringify({
   page_url: 'https://shop.example.com/pricing?utm_source=bench',
   conversation_id: 'cnv_bench',
 });
-const PLAN_LIMITS = JSON.stringify({ business: { requests_per_minute: 1_000_000, org_requests_per_minute: 10_000_000, monthly_tokens: 1e15 } });
 
 const pg = kind === 'pg' ? await startPostgres() : null;
 try {
@@ -53,7 +49,7 @@ try {
     await db.close();
   }
   const profDir = join(work, 'prof');
-  const env: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', KIT_DEMO: 'false', NODE_ENV: 'production', KIT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', KIT_PLAN_LIMITS: PLAN_LIMITS };
+  const env: Record<string, string> = { ...KIT_BENCH_ENV };
   if (pg) env.DATABASE_URL = pg.url;
   else env.KIT_DATA_DIR = join(work, 'pglite');
   // KIT_BENCH_CHAT_LIMITER=noop: Kit from source without a statement on the chat path (bench/support/kit-limiter-variant.ts).
