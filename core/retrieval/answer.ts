@@ -63,10 +63,17 @@ export interface AnswerOptions {
  * its weight in the answer's own sentences and heading; its most specific word is absent from the pages; that word
  * is in the answer; the answer's lead over the next sentence; share of its content words found in the pages; share
  * of them in the answer; the score's strength; the rank of the answer's passage among the three best passages for
- * the question (1 best, ½, ⅓, 0 beyond); the runner-up sentence is shown with the answer or sits in its paragraph.
+ * the question (1 best, ½, ⅓, 0 beyond); the runner-up sentence is shown with the answer or sits in its paragraph;
+ * the kind asked for is a measured one and shown; the runner-up, not shown, scores within {@link NEAR_TIE} of the answer.
  */
 export const ANSWER_SIGNALS = Object.freeze(['exact_kind', 'impossible_kind', 'untyped', 'yesno', 'section_coverage', 'answer_coverage',
-  'key_missing', 'key_in_answer', 'margin', 'page_coverage', 'words_in_answer', 'strength', 'passage_rank', 'runner_up_shown', 'exact_measure'] as const);
+  'key_missing', 'key_in_answer', 'margin', 'page_coverage', 'words_in_answer', 'strength', 'passage_rank', 'runner_up_shown', 'exact_measure', 'near_tie'] as const);
+
+/**
+ * `near_tie`: the runner-up sentence scores within this share of the answer's and is not shown with it — two
+ * sentences read the question equally well, and the one stated may be the wrong one (session 9, docs/eval.md).
+ */
+export const NEAR_TIE = 0.05;
 
 /** An extractive answer: sentences quoted from the pages, with the pages they come from. */
 export interface ExtractiveAnswer {
@@ -119,14 +126,14 @@ export type AnswerOutcome = Ok<ExtractiveAnswer> | NotFound;
  */
 export const ANSWER_DEFAULTS = Object.freeze({
   candidates: 3,
-  minConfidence: 0.7,
-  hedgeConfidence: 0.47,
+  minConfidence: 0.71,
+  hedgeConfidence: 0.39,
   switchToAnswerType: true,
   neighbourContext: true,
   runnerUpContext: true,
   runnerUpKinds: Object.freeze(['money', 'quantity', 'duration', 'contact']) as readonly AnswerType[],
   neutralCues: false,
-  confidenceWeights: Object.freeze([0.47, -0.2, -0.12, 0.11, 0.39, 0.36, 0, 0.31, 1.19, 0, 0.49, 0.17, 0.31, 0.45, 0.31, -1.61]) as readonly number[],
+  confidenceWeights: Object.freeze([0.48, -0.2, -0.18, 0.1, 0.37, 0.35, 0, 0.34, 0.99, 0.01, 0.46, 0.18, 0.21, 0.38, 0.27, -0.49, -1.32]) as readonly number[],
 });
 
 function logistic(x: readonly number[], w: readonly number[]): number {
@@ -276,6 +283,8 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
       // The kind asked for is one written with symbols or units (a price, a measure, a duration, a contact) and the
       // shown text holds it: rarely there by chance, unlike a capitalised word for "who" or any number for "how many".
       exact && MEASURED_TYPES.has(intent!.type) ? 1 : 0,
+      // Two readings of the question equally good, and the visitor sees only one of them.
+      second && second.sentence !== context && chosen.score > 0 && (chosen.score - second.score) / chosen.score < NEAR_TIE ? 1 : 0,
     ];
   };
 

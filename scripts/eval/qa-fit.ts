@@ -56,7 +56,7 @@ async function collect(items: readonly QaItem[], wt: number): Promise<Row[]> {
  * sentence, the kind asked for, the question's key word in the answer can only raise the confidence; the kind
  * asked for being impossible, or the key word absent from the pages, can only lower it. The fit learns sizes.
  */
-const SIGNS = [1, -1, 0, 0, 1, 1, -1, 1, 1, 1, 1, 1, 1, 1, 1];
+const SIGNS = [1, -1, 0, 0, 1, 1, -1, 1, 1, 1, 1, 1, 1, 1, 1, -1];
 
 /** Projected gradient descent on the weighted log loss with L2, signs held to SIGNS: deterministic, no library. */
 export function fitLogistic(all: readonly Row[], steps = 4_000, rate = 0.3, l2 = 0.01): number[] {
@@ -122,12 +122,25 @@ async function main(): Promise<void> {
     console.log(`| ${t.toFixed(2)}${t === best.t ? ' (chosen)' : ''} | ${f(curve(pages, t))} | ${curve(pagesNo, t).answered.toFixed(3)} | ${f(curve(squad, t))} | ${curve(squadNo, t).answered.toFixed(3)} |`);
   }
   // The issue's abstention goal read off the curve: the lowest threshold with at most 5 % wrong answers.
+  let goal = 0;
   for (const [name, set] of [['real pages dev', pages], ['SQuAD tune', squad]] as const) {
     let at = 1;
     for (let t = 0; t <= 1; t = Math.round((t + 0.01) * 100) / 100) if (curve(set, t).wrong <= 0.05) { at = t; break; }
     const c = curve(set, at);
+    goal = Math.max(goal, at);
     console.log(`${name}: wrong ≤ 5 % from threshold ${at.toFixed(2)}: answered ${c.answered.toFixed(3)}, top-1 ${c.top1.toFixed(3)}, wrong ${c.wrong.toFixed(3)}`);
   }
+  // Session 9's rule for minConfidence: the lowest threshold at which both development halves state ≤ 5 % wrong
+  // answers (the cost rule above may land where one of them states more); hedgeConfidence: right − wrong.
+  let hedge = { t: 0, u: -Infinity };
+  for (let t = 0; t <= 0.95; t = Math.round((t + 0.01) * 100) / 100) {
+    let u = 0;
+    for (const r of rows) if (predict(w, r.x) >= t) u += r.wt * (r.y ? 1 : -1);
+    if (u > hedge.u + 1e-9) hedge = { t, u };
+  }
+  const f = (c: { answered: number; top1: number; wrong: number }) => `${c.answered.toFixed(3)} / ${c.top1.toFixed(3)} / ${c.wrong.toFixed(3)}`;
+  console.log(`minConfidence by the goal (≤ 5 % wrong on both development halves): ${goal.toFixed(2)} — real pages dev ${f(curve(pages, goal))}, SQuAD tune ${f(curve(squad, goal))}`);
+  console.log(`hedgeConfidence (maximises right − wrong): ${hedge.t.toFixed(2)} — real pages dev ${f(curve(pages, hedge.t))}, SQuAD tune ${f(curve(squad, hedge.t))}`);
 }
 
 if (process.argv[1]?.endsWith('qa-fit.ts')) await main();
