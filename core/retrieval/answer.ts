@@ -52,17 +52,6 @@ export interface AnswerOptions {
    * on the development pages (docs/eval.md).
    */
   readonly neutralCues?: boolean;
-  /** EXPERIMENT (session 9): a shown candidate sharing at least this Jaccard share of its terms with a better one moves after the others. */
-  readonly diversify?: number;
-  /** EXPERIMENT (session 9): at most this many shown sentences from one passage (or paragraph, `diversifyParagraphs`). */
-  readonly perPassage?: number;
-  readonly diversifyParagraphs?: boolean;
-  /** EXPERIMENT (session 9): the share of `near_tie` (default {@link NEAR_TIE}; 0 never fires: the confidence without it). */
-  readonly nearTie?: number;
-  /** EXPERIMENT (session 9): confidence signals appended after ANSWER_SIGNALS (weights after the listed ones, bias last). */
-  readonly extraSignals?: readonly ('kind_with_key' | 'typed_rivals' | 'key_in_sentence')[];
-  /** EXPERIMENT (session 9): `typed_rivals` counts rivals scoring at least this share of the answer's. */
-  readonly rivalShare?: number;
   /** Weights of the confidence over {@link ANSWER_SIGNALS} (bias last). */
   readonly confidenceWeights?: readonly number[];
 }
@@ -239,7 +228,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   };
 
   // What the answer rests on, each 0–1 (see ANSWER_SIGNALS): the evidence the confidence weighs.
-  const signalsOf = (q: AnalyzedQuery, intent: AnswerIntent | null, chosen: RankedSentence, context: number, second: RankedSentence | undefined, order: readonly RankedSentence[] = []): number[] => {
+  const signalsOf = (q: AnalyzedQuery, intent: AnswerIntent | null, chosen: RankedSentence, context: number, second: RankedSentence | undefined): number[] => {
     const s = chosen.sentence;
     const bestPassages = retriever.rankPassages(q, 3).map((p) => p.text);
     const passageRank = bestPassages.indexOf(corpus.passages[sentences[s]!.passage]!.text);
@@ -295,14 +284,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
       // shown text holds it: rarely there by chance, unlike a capitalised word for "who" or any number for "how many".
       exact && MEASURED_TYPES.has(intent!.type) ? 1 : 0,
       // Two readings of the question equally good, and the visitor sees only one of them.
-      second && second.sentence !== context && chosen.score > 0 && (chosen.score - second.score) / chosen.score < (options.nearTie ?? NEAR_TIE) ? 1 : 0,
-      ...(options.extraSignals ?? []).map((name) => {
-        if (name === 'kind_with_key') return chosen.typeMatch && keyId !== undefined && sentences[s]!.terms.includes(keyId) ? 1 : 0;
-        if (name === 'key_in_sentence') return keyId !== undefined && sentences[s]!.terms.includes(keyId) ? 1 : 0;
-        const share = options.rivalShare ?? 0.7;
-        return chosen.typeMatch ? order.slice(1, 5).filter((r) => r.typeMatch && r.sentence !== context
-          && sentences[r.sentence]!.paragraph !== sentences[s]!.paragraph && r.score >= chosen.score * share).length / 4 : 0;
-      }),
+      second && second.sentence !== context && chosen.score > 0 && (chosen.score - second.score) / chosen.score < NEAR_TIE ? 1 : 0,
     ];
   };
 
@@ -325,36 +307,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     // The same sentence twice (one page under two addresses, text repeated across pages) is one candidate: a copy
     // is no rival, so it neither takes a candidate's place nor cancels the answer's lead.
     const seen = new Set<string>([chosen.text]);
-    let order = [chosen, ...ranked.filter((r) => r !== chosen && !seen.has(r.text) && (seen.add(r.text), true))];
-    const div = options.diversify ?? 0;
-    if (div > 0) {
-      const kept: RankedSentence[] = [];
-      const later: RankedSentence[] = [];
-      const setOf = (r: RankedSentence): Set<number> => new Set(sentences[r.sentence]!.terms);
-      for (const r of order) {
-        const mine = setOf(r);
-        const dup = kept.some((o) => {
-          const its = setOf(o);
-          let inter = 0;
-          for (const t of mine) if (its.has(t)) inter++;
-          return inter / (mine.size + its.size - inter || 1) >= div;
-        });
-        (dup ? later : kept).push(r);
-      }
-      order = [...kept, ...later];
-    }
-    const per = options.perPassage ?? 0;
-    if (per > 0) {
-      const keyOfR = (r: RankedSentence): number => (options.diversifyParagraphs ? sentences[r.sentence]!.paragraph : sentences[r.sentence]!.passage);
-      const count = new Map<number, number>();
-      const kept: RankedSentence[] = [], later: RankedSentence[] = [];
-      for (const r of order) {
-        const c = count.get(keyOfR(r)) ?? 0;
-        if (c < per || kept.length >= k) { kept.push(r); count.set(keyOfR(r), c + 1); } else later.push(r);
-      }
-      order = [...kept.slice(0, k), ...later, ...kept.slice(k)];
-    }
-    order = order.slice(0, k);
+    const order = [chosen, ...ranked.filter((r) => r !== chosen && !seen.has(r.text) && (seen.add(r.text), true))].slice(0, k);
     if (intent?.type === 'yesno') {
       // A quoted sentence can confirm or deny only what the pages name: "does it come with a scale?" on a page
       // that never says "scale" has no answer here, whatever sentence shares its other words. Very common words
@@ -382,7 +335,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
         runnerUp = true;
       }
     }
-    const signals = signalsOf(q, intent, chosen, context, second, order);
+    const signals = signalsOf(q, intent, chosen, context, second);
     const confidence = logistic(signals, weights);
     const ctx = context >= 0 ? sentences[context]!.text : null;
     const text = ctx === null ? chosen.text : runnerUp ? `${closed(chosen.text)} ${ctx}` : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;

@@ -14,17 +14,10 @@ export interface RetrieverOptions {
    * ("Normandy" on the Normandy page) has a low local IDF but still matters more than "country".
    */
   readonly specificityWeight?: number;
-  /** EXPERIMENT (session 9): extra words skipped in questions. */
-  readonly extraStopwords?: readonly string[] | null;
-  /** EXPERIMENT (session 9): skip single-letter words in questions. */
-  readonly dropLetters?: boolean;
-  /** EXPERIMENT (session 9): words related to a question word (English pages), added at `expandWeight` × its weight. */
-  readonly expand?: ((word: string) => readonly string[]) | null;
-  readonly expandWeight?: number;
 }
 
 /** Defaults of {@link RetrieverOptions}, chosen on half of the SQuAD articles and checked on the other half. */
-export const RETRIEVER_DEFAULTS = Object.freeze({ k1: 0.6, b: 0.5, specificityWeight: 2, extraStopwords: null, dropLetters: false, expand: null, expandWeight: 0.3 });
+export const RETRIEVER_DEFAULTS = Object.freeze({ k1: 0.6, b: 0.5, specificityWeight: 2 });
 
 /** One ranked passage: what an engine with a context window is given as `sources`. */
 export interface RankedPassage {
@@ -90,7 +83,6 @@ export function createRetriever(corpus: Corpus, options: RetrieverOptions = {}):
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       const t = terms[i]!;
-      if ((opts.dropLetters && /^\p{L}$/u.test(w)) || opts.extraStopwords?.includes(w)) continue;
       if (seen.has(t) || corpus.resources.isStopword(w) || (qLang !== corpus.language && isStopword(w, qLang))) continue;
       seen.add(t);
       content.push(i);
@@ -101,19 +93,6 @@ export function createRetriever(corpus: Corpus, options: RetrieverOptions = {}):
         ids.push(id);
         const rank = /^\d/.test(w) ? 5_000 : Math.min(corpus.resources.commonRank(t), 100_000);
         weights.push(1 + opts.specificityWeight * (Math.log10(rank) / 5));
-      }
-    }
-    if (opts.expand && corpus.language === 'en') {
-      const have = new Set(ids);
-      for (const i of content) {
-        for (const r of opts.expand(words[i]!)) {
-          const st = corpus.resources.stem(r);
-          const id = corpus.vocabulary.get(st);
-          if (id === undefined || have.has(id)) continue;
-          have.add(id);
-          ids.push(id);
-          weights.push(opts.expandWeight * (1 + opts.specificityWeight * (Math.log10(Math.min(corpus.resources.commonRank(st), 100_000)) / 5)));
-        }
       }
     }
     return { terms: ids, weights, totalIdf, words, stems: terms, content };

@@ -23,8 +23,6 @@ export interface RankingOptions {
   readonly definitionBonus?: number;
   readonly k1?: number;
   readonly b?: number;
-  /** EXPERIMENT (session 9): share added times (LCS of the question's terms in order with the sentence's − 1) / (terms − 1). */
-  readonly orderBonus?: number;
 }
 
 /** Defaults of {@link RankingOptions}; see docs/eval.md for how each was chosen (development splits only). */
@@ -60,7 +58,6 @@ export const RANKING_DEFAULTS = Object.freeze({
    * start of the sentence, followed by a copula ("AppleTalk was a proprietary suite…", "Telenet est…").
    */
   definitionBonus: 0.2,
-  orderBonus: 0,
   /** Share added to a sentence that holds a looser form of the kind asked for (any number for an amount). */
   possibleTypeBonus: 0,
   /** Share added times the share of the question's weight the sentence itself holds. */
@@ -164,7 +161,7 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
   }
   const firstWeights = [1, opts.passageWeight, opts.previousWeight, opts.headingWeight, opts.headingWeight, opts.nextWeight];
   const secondWeights = [opts.answerTypeBonus, opts.possibleTypeBonus, opts.proximityBonus, opts.coverageBonus, opts.rarestBonus, opts.positionBonus,
-    opts.answerNearBonus, opts.definitionBonus, opts.orderBonus];
+    opts.answerNearBonus, opts.definitionBonus];
   // By sentence, computed when first needed: per word, 1 for a number, 2 for a capitalised word after the first.
   const shapes: (Uint8Array | null)[] = new Array(n).fill(null);
   const shapeOf = (s: number): Uint8Array | null => {
@@ -321,7 +318,6 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
         n > 1 ? c.sentence / (n - 1) : 0,
         nearShape !== 0 && c.typeMatch ? answerNear(c.sentence, nearShape, matched, asked) : 0,
         defined !== null && defines(terms, defined) ? 1 : 0,
-        opts.orderBonus !== 0 && q.terms.length > 1 ? Math.max(0, lcs(q.terms, terms) - 1) / (q.terms.length - 1) : 0,
       ];
     }
     const top = head[0]?.base ?? 0;
@@ -339,17 +335,6 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
   };
 
   return { retriever, roles, headingOf, intentOf: (q) => expectedAnswer(q.words), rank, sentenceScores, candidates };
-}
-
-// Length of the longest common subsequence of the question's terms (in order) and the sentence's.
-function lcs(a: readonly number[], b: Int32Array): number {
-  let prev = new Uint16Array(b.length + 1);
-  let cur = new Uint16Array(b.length + 1);
-  for (let i = 0; i < a.length; i++) {
-    for (let j = 0; j < b.length; j++) cur[j + 1] = a[i] === b[j] ? prev[j]! + 1 : Math.max(prev[j + 1]!, cur[j]!);
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length]!;
 }
 
 // Consecutive content terms of the question, as "a b" keys.

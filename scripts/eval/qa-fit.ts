@@ -35,12 +35,7 @@ const IDEAS = {
   ...(process.argv.includes('--no-runner-up') ? { runnerUpContext: false } : {}),
   ...(process.argv.includes('--runner-up-any-kind') ? { runnerUpKinds: ['time', 'number', 'person', 'place', 'entity', 'money', 'quantity', 'duration', 'contact'] as const } : {}),
   ...(process.argv.includes('--neutral-cues') ? { neutralCues: true } : {}),
-  // Session 9 experiments (the snapshot commit only): extra confidence signals, each appended with sign EXTRA_SIGNS.
-  ...(process.argv.includes('--extra') ? { extraSignals: arg('--extra', '').split(',') as ('kind_with_key' | 'typed_rivals' | 'key_in_sentence')[] } : {}),
-  ...(process.argv.includes('--near-tie') ? { nearTie: Number(arg('--near-tie', '0.05')) } : {}),
-  ...(process.argv.includes('--rival-share') ? { rivalShare: Number(arg('--rival-share', '0.7')) } : {}),
 };
-const EXTRA_SIGNS: Record<string, number> = { kind_with_key: 1, key_in_sentence: 1, typed_rivals: -1 };
 
 async function collect(items: readonly QaItem[], wt: number): Promise<Row[]> {
   const rows: Row[] = [];
@@ -61,7 +56,7 @@ async function collect(items: readonly QaItem[], wt: number): Promise<Row[]> {
  * sentence, the kind asked for, the question's key word in the answer can only raise the confidence; the kind
  * asked for being impossible, or the key word absent from the pages, can only lower it. The fit learns sizes.
  */
-const SIGNS = [1, -1, 0, 0, 1, 1, -1, 1, 1, 1, 1, 1, 1, 1, 1, -1, ...(IDEAS.extraSignals ?? []).map((n) => EXTRA_SIGNS[n]!)];
+const SIGNS = [1, -1, 0, 0, 1, 1, -1, 1, 1, 1, 1, 1, 1, 1, 1, -1];
 
 /** Projected gradient descent on the weighted log loss with L2, signs held to SIGNS: deterministic, no library. */
 export function fitLogistic(all: readonly Row[], steps = 4_000, rate = 0.3, l2 = 0.01): number[] {
