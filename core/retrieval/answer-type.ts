@@ -204,7 +204,6 @@ export function answerMatches(intent: AnswerIntent, sentence: string, questionWo
       return EMAIL.test(sentence) || URL_.test(sentence) || CONTACT_WORDS.test(sentence) || ADDRESS.test(sentence)
         || (PHONE.test(sentence) && (sentence.match(PHONE)![0].replace(/\D/g, '').length >= 7));
     case 'person':
-      return process.env.PERSON2 ? hasPersonName(sentence, asked) : hasNewName(sentence, asked);
     case 'place':
     case 'entity':
       return hasNewName(sentence, asked);
@@ -265,18 +264,6 @@ function hasNewName(sentence: string, asked: ReadonlySet<string>): boolean {
   for (let i = 1; i < ws.length; i++) {
     if (!/^\p{Lu}/u.test(ws[i]!)) continue;
     for (const t of tokenize(ws[i]!)) if (!asked.has(t)) return true;
-  }
-  return false;
-}
-
-// EXPERIMENT: a person's name: two capitalised words in a row (not both the question's), or one after a title.
-function hasPersonName(sentence: string, asked: ReadonlySet<string>): boolean {
-  const ws = sentence.split(/\s+/);
-  const cap = (w: string | undefined): boolean => w !== undefined && /^\p{Lu}\p{Ll}/u.test(w);
-  const isNew = (w: string): boolean => tokenize(w).some((t) => !asked.has(t));
-  for (let i = 0; i < ws.length; i++) {
-    if (cap(ws[i]) && cap(ws[i + 1]) && (isNew(ws[i]!) || isNew(ws[i + 1]!)) && !/[.,;:]$/.test(ws[i]!)) return true;
-    if (/^(Mr|Mrs|Ms|Dr|Sir|Lady|Lord|President|King|Queen|Saint|St|Prof|Professor|M|Mme)\.?$/.test(ws[i] ?? '') && cap(ws[i + 1]) && isNew(ws[i + 1]!)) return true;
   }
   return false;
 }
