@@ -12,8 +12,8 @@ import { runQa } from '../../../scripts/eval/qa-run.js';
 // NOT at its goal yet (docs/eval.md): those floors are the measured held-out level less a small margin, so that a
 // change making the answerer worse fails here. `ranked` is the ranking alone; `answered top-1` counts a "couldn't
 // find" (and a closest sentence offered as such) as a miss; `wrong` is a stated answer whose shown text holds no gold
-// answer. The goal of wrong ≤ 5 % is met on SQuAD held-out (guarded at it) and not on real pages held-out (0.073
-// measured; guarded at its level). Answered top-1 is low by design since the confidence keeps wrong answers ≤ 5 % on
+// answer. The goal of wrong ≤ 5 % is met on SQuAD held-out (guarded at it) and not on real pages held-out (0.079
+// measured in session 9, 0.073 before; guarded at its level). Answered top-1 is low by design since the confidence keeps wrong answers ≤ 5 % on
 // the development halves (docs/inference.md).
 const SQUAD_GOAL = { rankedTop1: 0.78, top3: 0.92, wrong: 0.05 };
 const SQUAD_FLOOR = { answeredTop1: 0.39 };
