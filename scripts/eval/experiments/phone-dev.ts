@@ -4,6 +4,12 @@
  * phone words, so the development signal is recall by *shape alone* (context words switched off): a general shape
  * rule must raise it without masking more on SQuAD, the pages or Presidio's unscored entities.
  * Never reads the held-out file. `npx tsx scripts/eval/experiments/phone-dev.ts [--list]`
+ *
+ * Tried and not kept (session 9, commit c2ae1e4 and its revert): a national number also counted as a phone when
+ * written with its trunk prefix (valid where 0 is the trunk prefix) or beside a detected phone. Development: shape-only
+ * recall 0.75 → 0.90, no new mask on Presidio's unscored entities, SQuAD or the page texts. Held-out templates
+ * (scored after that choice): phone recall 0.85 → 0.90 but precision 1.00 → 0.973 (one street address masked), below
+ * the 0.98 the CI guard asserts — so it was reverted, not tuned further on the held-out figure.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,4 +67,17 @@ for (const [name, cases] of [['squad', read('.tmp/eval/redaction-squad.jsonl')],
     if (list) console.log(`  ${name}${c.tag ? ' ' + c.tag : ''}: ${JSON.stringify(c.text.slice(Math.max(0, d.start - 40), d.end + 20))}`);
   }
   console.log(`${name}: ${n} phones masked`);
+}
+
+// Street addresses of the development records placed beside a phone (contact blocks): any mask inside an address
+// is a false positive. With a phone word before the address ("Phone: …, 99449 18 Kent Street") the phone-word window
+// reaches the address's first numbers; without one, only the neighbour rule could.
+const addresses = dev.flatMap((c) => (c.other_spans ?? []).filter((o) => o.type === 'STREET_ADDRESS').map((o) => c.text.slice(o.start, o.end)));
+for (const [label, before, after] of [['phone, address', '+41 71 526 99 04, ', ''], ['"Phone:" phone, address', 'Phone: +41 71 526 99 04, ', ''], ['address, phone', '', ' +1-604-696-5272']] as const) {
+  let masked = 0;
+  for (const a of addresses) {
+    const text = before + a + after;
+    if (find(text, true).some((d) => d.start < before.length + a.length && d.end > before.length)) masked++;
+  }
+  console.log(`dev addresses beside a phone (${label}): ${masked} of ${addresses.length} masked inside the address`);
 }
