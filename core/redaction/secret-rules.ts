@@ -69,4 +69,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   { id: 'openshift', triggers: ['sha256~'], re: /sha256~[\w-]{43}/y },
   { id: 'sourcegraph', triggers: ['sgp_'], re: /sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}/y },
   { id: 'teams-webhook', triggers: ['webhook.office.com/webhookb2/'], re: /webhook\.office\.com\/webhookb2\/[\w@./-]{40,300}/y, lead: /https:\/\/[a-z0-9-]+\.$/ },
+  // Amazon Bedrock long-lived API keys: `ABSK` and the base64 of "BedrockAPIKey-" (gitleaks
+  // aws-amazon-bedrock-api-key-long-lived; before, found only inside a `key = value` assignment).
+  { id: 'aws-bedrock-api-key', triggers: ['ABSKQmVkcm9ja0FQSUtleS'], re: /ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{91,251}={0,2}(?![A-Za-z0-9+/=])/y },
 ];

@@ -49,6 +49,12 @@ export const CLAIMED_RULES: ReadonlySet<string> = new Set([
   'age-secret-key', 'square-access-token', 'square-secret', 'linear-api-key', 'postman-api-token', 'vault-service-token',
   'grafana-service-account-token', 'databricks-api-token', 'doppler-api-token', 'atlassian-api-token',
   'sentry-org-token', 'jwt', 'private-key',
+  // Shapes added on the development half (secret-rules.ts, "Added on the development half") target these families
+  // too, so they are claimed as well (session 9: they had been left out of this list).
+  '1password-secret-key', '1password-service-account-token', 'adobe-client-secret', 'alibaba-access-key-id',
+  'easypost-api-token', 'easypost-test-api-token', 'facebook-page-access-token', 'huggingface-organization-api-token',
+  'jwt-base64', 'notion-api-token', 'openshift-user-token', 'sourcegraph-access-token', 'microsoft-teams-webhook',
+  'aws-amazon-bedrock-api-key-long-lived',
 ]);
 
 export type Half = 'dev' | 'heldout';
