@@ -46,10 +46,17 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
     const budget = { parses: maxParses };
     for (const c of phoneCandidates(text)) {
       if (!isPhoneShaped(c)) continue;
+      // Without a phone word nearby, only number layouts typical of phones count (see phone-candidates.ts). This is
+      // decided per occurrence: the same number may stand in a table here and after "Tel:" there.
+      if (!c.international && !c.formatted && !(phoneWords && c.context)) continue;
+      if (budget.parses <= 0) {
+        if (c.international || (c.formatted && phoneWords && c.context)) out.push({ start: c.start, end: c.end, kind: 'phone' });
+        continue;
+      }
       const key = (c.international ? '+' : '') + c.normalized;
       let valid = verdicts.get(key);
       if (valid === undefined) {
-        valid = budget.parses <= 0 ? c.international || (c.formatted && phoneWords && c.context) : c.international ? internationalValid(c, parse, budget) : nationalValid(c, regions, parse, budget, phoneWords);
+        valid = c.international ? internationalValid(c, parse, budget) : nationalValid(c, regions, parse, budget);
         verdicts.set(key, valid);
       }
       if (valid) out.push({ start: c.start, end: c.end, kind: 'phone' });
@@ -67,9 +74,7 @@ function internationalValid(c: PhoneCandidate, parse: ParsePhone, budget: { pars
   return n !== undefined && n.isPossible();
 }
 
-function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }, phoneWords: boolean): boolean {
-  // Without a phone word nearby, only number layouts typical of phones count (see phone-candidates.ts).
-  if (!c.formatted && !(phoneWords && c.context)) return false;
+function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }): boolean {
   for (const region of regions) {
     budget.parses--;
     const n = parse(c.normalized, { defaultCountry: region, extract: false });
