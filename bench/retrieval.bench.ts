@@ -12,6 +12,8 @@
  *   engine's full index (+ createAnswerer: the sentence index, roles and headings);
  * - MiniSearch (one index per page; it has no cache across indexes): Kit's analysis (its stem cache forgotten before
  *   each page too), and its own default analysis.
+ * - where the cold build's time goes: the corpus alone (buildCorpus, caches forgotten before each page) and the
+ *   passage BM25 index alone over the corpora already built.
  * Query: CPU per question over the real-page set's 303 answerable questions and SQuAD's 2,910 (each page built
  * once, untimed). Quality: the held-out halves (token matching), as scripts/eval/qa-report.ts prints them.
  * Times are process CPU time: the minimum over passes within a round; rounds interleave Kit and the references and
@@ -24,6 +26,7 @@ import { loadavg } from 'node:os';
 import MiniSearch from 'minisearch';
 import { buildCorpus, clearTextCaches, loadAllLanguages, type Corpus } from '../core/text/index.js';
 import { createAnswerer, createRetriever, type Answerer } from '../core/retrieval/index.js';
+import { createBm25Index } from '../core/retrieval/bm25-index.js';
 import type { SourcePage } from '../core/sources.js';
 import { htmlToText } from '../scripts/eval/extraction.js';
 import { BEST_BM25, BEST_MINISEARCH, corporaOf, miniSearch, miniSearchIndex, plainBm25, scoreRanking, textOf } from '../scripts/eval/qa-baselines.js';
@@ -51,6 +54,11 @@ const buildSite = (full: boolean) => (): void => {
   clearTextCaches();
   for (const p of pages) { const r = createRetriever(buildCorpus([p])); if (full) createAnswerer(r); }
 };
+// Where the cold build's time goes: the corpus alone (core/text: sentences, tokens, stems, lexicon) and the passage
+// BM25 index alone over corpora already built (core/retrieval/bm25-index.ts, as createRetriever calls it).
+const corpusOnly = (): void => { for (const p of pages) { clearTextCaches(); buildCorpus([p]); } };
+const passageTermsOf = analysed.map((c) => c.passages.map((_, i) => c.passageTerms(i)));
+const bm25Only = (): void => { analysed.forEach((c, i) => createBm25Index(c, passageTermsOf[i]!, { k1: 0.6, b: 0.5 })); };
 const buildMini = (kitAnalysis: boolean) => (): void => {
   pages.forEach((_, i) => {
     const c = analysed[i]!;
@@ -78,12 +86,14 @@ const perQuestion = (fn: (text: string, q: string) => unknown): number =>
 
 const load = [loadavg()[0]!];
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
-const runs: Record<string, number[]> = { cold: [], site: [], coldFull: [], siteFull: [], mini: [], miniDefault: [], qKit: [], qMini: [], qBm25: [] };
+const runs: Record<string, number[]> = { cold: [], site: [], coldFull: [], siteFull: [], mini: [], miniDefault: [], qKit: [], qMini: [], qBm25: [], corpusOnly: [], bm25Only: [] };
 for (let r = 0; r < rounds; r++) {
   runs.cold!.push(minPass(buildCold(false), 1_500));
   runs.mini!.push(minPass(buildMini(true), 1_500));
   runs.site!.push(minPass(buildSite(false), 1_500));
   runs.miniDefault!.push(minPass(buildMini(false), 1_500));
+  runs.corpusOnly!.push(minPass(corpusOnly, 1_000));
+  runs.bm25Only!.push(minPass(bm25Only, 500));
   runs.coldFull!.push(minPass(buildCold(true), 1_500));
   runs.siteFull!.push(minPass(buildSite(true), 1_500));
   runs.qKit!.push(perQuestion((text, q) => answerers.get(text)!.answer(q)));
@@ -115,6 +125,7 @@ const rows = [
   `| index build, all pages, ms CPU, cold (words forgotten before each page) | ${range(runs.cold!)} | MiniSearch, Kit's analysis ${range(runs.mini!)} | ${ratio(runs.mini!, runs.cold!)}× faster |`,
   `| index build, site order (each page new, words of other pages known) | ${range(runs.site!)} | MiniSearch, Kit's analysis ${range(runs.mini!)} | ${ratio(runs.mini!, runs.site!)}× faster |`,
   `| extractive engine's full index (+ sentences, roles, headings), cold / site order | ${range(runs.coldFull!)} / ${range(runs.siteFull!)} | MiniSearch, its default analysis ${range(runs.miniDefault!)} | ${ratio(runs.miniDefault!, runs.coldFull!)}× / ${ratio(runs.miniDefault!, runs.siteFull!)}× faster |`,
+  `| of the cold page-load index: the corpus alone (core/text, cold) / the passage BM25 index alone (corpora built), ms CPU | ${range(runs.corpusOnly!)} / ${range(runs.bm25Only!, 2)} (${((100 * median(runs.bm25Only!)) / median(runs.cold!)).toFixed(1)} % of the cold build) | | |`,
   `| per page, cold: page-load index / full index, ms CPU | ${(median(runs.cold!) / pages.length).toFixed(2)} / ${(median(runs.coldFull!) / pages.length).toFixed(2)} | MiniSearch ${(median(runs.mini!) / pages.length).toFixed(2)} | |`,
   `| query, µs CPU per question (${questions.length}: real pages + SQuAD), Kit = full answer (ranking, kind, context, confidence) | ${range(runs.qKit!, 0)} | MiniSearch (best) ${range(runs.qMini!, 0)} / BM25 (best) ${range(runs.qBm25!, 0)} | ${ratio(runs.qMini!, runs.qKit!)}× / ${ratio(runs.qBm25!, runs.qKit!)}× |`,
   `| real pages held-out (${qp.kit.n}): top-1 / top-3, ranking alone | ${f3(qp.kit.rankedTop1)} / ${f3(qp.kit.top3)} | BM25 ${f3(qp.b.top1)} / ${f3(qp.b.top3)}; MiniSearch ${f3(qp.m.top1)} / ${f3(qp.m.top3)} | ${((qp.kit.rankedTop1 - Math.max(qp.b.top1, qp.m.top1)) * 100).toFixed(1)} / ${((qp.kit.top3 - Math.max(qp.b.top3, qp.m.top3)) * 100).toFixed(1)} points |`,

@@ -1,5 +1,5 @@
 import { bearerAt, filler, findAssignments, isPlaceholder } from './find-assignments.js';
-import { TOKEN_RULES, type TokenRule } from './secret-rules.js';
+import { shannonEntropy, TOKEN_RULES, type TokenRule } from './secret-rules.js';
 import type { Detection } from './types.js';
 
 /**
@@ -99,7 +99,7 @@ function tokenAt(text: string, at: number, rules: readonly TokenRule[], out: Det
   for (const rule of rules) {
     rule.re.lastIndex = at;
     const m = rule.re.exec(text);
-    if (m === null || (rule.accept && !rule.accept(m[0])) || filler(m[0])) continue;
+    if (m === null || (rule.accept && !rule.accept(m[0])) || filler(m[0]) || (rule.entropy !== undefined && shannonEntropy(m[0]) <= rule.entropy)) continue;
     const end = at + m[0].length;
     // A token glued to more token characters is part of something longer (a hash, a path): not this shape.
     if (end < text.length && (isAlnum(text.charCodeAt(end)) || text.charCodeAt(end) === 95)) continue;

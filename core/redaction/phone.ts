@@ -31,6 +31,8 @@ export interface PhoneFinderOptions {
   readonly parse?: ParsePhone;
   /** Parse budget per call (default MAX_PHONE_PARSES). */
   readonly maxParses?: number;
+  /** Whether phone words count (default true); false measures the layout rules alone (scripts/eval/experiments). */
+  readonly phoneWords?: boolean;
 }
 
 /** Builds a phone finder; `findPhones` is the one with default regions. */
@@ -38,15 +40,23 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
   const regions = options.regions ?? DEFAULT_PHONE_REGIONS;
   const parse = options.parse ?? parsePhoneNumberFromString;
   const maxParses = options.maxParses ?? MAX_PHONE_PARSES;
+  const phoneWords = options.phoneWords ?? true;
   return (text: string, out: Detection[]) => {
     const verdicts = new Map<string, boolean>();
     const budget = { parses: maxParses };
     for (const c of phoneCandidates(text)) {
       if (!isPhoneShaped(c)) continue;
+      // Without a phone word nearby, only number layouts typical of phones count (see phone-candidates.ts). This is
+      // decided per occurrence: the same number may stand in a table here and after "Tel:" there.
+      if (!c.international && !c.formatted && !(phoneWords && c.context)) continue;
+      if (budget.parses <= 0) {
+        if (c.international || (c.formatted && phoneWords && c.context)) out.push({ start: c.start, end: c.end, kind: 'phone' });
+        continue;
+      }
       const key = (c.international ? '+' : '') + c.normalized;
       let valid = verdicts.get(key);
       if (valid === undefined) {
-        valid = budget.parses <= 0 ? c.international || (c.formatted && c.context) : c.international ? internationalValid(c, parse, budget) : nationalValid(c, regions, parse, budget);
+        valid = c.international ? internationalValid(c, parse, budget) : nationalValid(c, regions, parse, budget);
         verdicts.set(key, valid);
       }
       if (valid) out.push({ start: c.start, end: c.end, kind: 'phone' });
@@ -65,8 +75,6 @@ function internationalValid(c: PhoneCandidate, parse: ParsePhone, budget: { pars
 }
 
 function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }): boolean {
-  // Without a phone word nearby, only number layouts typical of phones count (see phone-candidates.ts).
-  if (!c.formatted && !c.context) return false;
   for (const region of regions) {
     budget.parses--;
     const n = parse(c.normalized, { defaultCountry: region, extract: false });

@@ -15,6 +15,24 @@ export interface TokenRule {
   readonly accept?: (value: string) => boolean;
   /** What may come just before the trigger and belongs to the token (a URL's scheme): `$`-anchored. */
   readonly lead?: RegExp;
+  /**
+   * gitleaks' entropy threshold for the rule the shape was ported from: a match whose Shannon entropy (bits per
+   * character) is not above it is skipped, as gitleaks skips it.
+   */
+  readonly entropy?: number;
+}
+
+/** Shannon entropy of `s` in bits per character (gitleaks' shannonEntropy; tokens are ASCII). */
+export function shannonEntropy(s: string): number {
+  if (s.length === 0) return 0;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) counts.set(s.charCodeAt(i), (counts.get(s.charCodeAt(i)) ?? 0) + 1);
+  let e = 0;
+  for (const n of counts.values()) {
+    const f = n / s.length;
+    e -= f * Math.log2(f);
+  }
+  return e;
 }
 
 /** True when the body mixes upper case, lower case and digits, as generated keys do and words do not. */
@@ -37,7 +55,8 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   { id: 'anthropic', triggers: ['sk-ant-'], re: /sk-ant-[a-z]{2,8}\d{2}-[\w-]{32,200}/y },
   // OpenAI project, service-account, admin and legacy keys. Hyphenated words (`sk-spinner-…`) lack the class mix.
   { id: 'openai', triggers: ['sk-'], re: /sk-(?:(?:proj|svcacct|admin|None)-)?[\w-]{20,250}/y, accept: (v) => mixedClasses(v.slice(3)) },
-  { id: 'gitlab', triggers: ['glpat-', 'gldt-', 'glrt-', 'glptt-'], re: /gl(?:pat|dt|rt|ptt)-[\w-]{20,60}/y },
+  // Routable GitLab tokens end in `.` and nine base-36 characters (gitleaks gitlab-pat-routable, -runner-…-routable).
+  { id: 'gitlab', triggers: ['glpat-', 'gldt-', 'glrt-', 'glptt-'], re: /gl(?:pat|dt|rt|ptt)-[\w-]{20,60}(?:\.[0-9a-z]{9}(?!\w))?/y },
   { id: 'npm', triggers: ['npm_'], re: /npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/y },
   { id: 'sendgrid', triggers: ['SG.'], re: /SG\.[\w=.-]{66}/y },
   { id: 'huggingface', triggers: ['hf_'], re: /hf_[A-Za-z]{34}(?![A-Za-z0-9])/y },
@@ -69,4 +88,30 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   { id: 'openshift', triggers: ['sha256~'], re: /sha256~[\w-]{43}/y },
   { id: 'sourcegraph', triggers: ['sgp_'], re: /sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}/y },
   { id: 'teams-webhook', triggers: ['webhook.office.com/webhookb2/'], re: /webhook\.office\.com\/webhookb2\/[\w@./-]{40,300}/y, lead: /https:\/\/[a-z0-9-]+\.$/ },
+  // Amazon Bedrock long-lived API keys: `ABSK` and the base64 of "BedrockAPIKey-" (gitleaks
+  // aws-amazon-bedrock-api-key-long-lived; before, found only inside a `key = value` assignment).
+  // Session 9: gitleaks' self-identifying tokens (a vendor prefix of four or more characters with its separator, most
+  // built with gitleaks' GenerateUniqueTokenRegex) that Kit found only beside a key name; shapes and entropy
+  // thresholds as gitleaks writes them.
+  { id: 'flyio', triggers: ['fo1_', 'fm1a_', 'fm1r_', 'fm2_'], re: /(?:fo1_[\w-]{43}|fm1[ar]_[A-Za-z0-9+/]{100,2000}={0,3}|fm2_[A-Za-z0-9+/]{100,2000}={0,3})(?![\w+/=-])/y, entropy: 4 },
+  { id: 'frameio', triggers: ['fio-u-'], re: /fio-u-[A-Za-z0-9_=-]{64}/y },
+  { id: 'gitlab-other-tokens', triggers: ['glcbt-', 'glffct-', 'glft-', 'glimt-', 'glagent-', 'gloas-', 'glsoat-'], re: /gl(?:cbt-[0-9A-Za-z]{1,5}_[\w-]{20}|ffct-[\w-]{20}|ft-[\w-]{20}|imt-[\w-]{25}|agent-[\w-]{50}|oas-[\w-]{64}|soat-[\w-]{20})(?![\w-])/y, entropy: 3 },
+  { id: 'gitlab-rrt', triggers: ['GR1348941'], re: /GR1348941[\w-]{20}(?![\w-])/y, entropy: 3 },
+  { id: 'grafana-cloud', triggers: ['glc_'], re: /glc_[A-Za-z0-9+/]{32,400}={0,3}(?![A-Za-z0-9+/=])/y, entropy: 3 },
+  { id: 'heroku-v2', triggers: ['HRKU-'], re: /HRKU-AA[\w-]{58}(?![\w-])/y, entropy: 4 },
+  { id: 'infracost', triggers: ['ico-'], re: /ico-[A-Za-z0-9]{32}(?![\w-])/y, entropy: 3 },
+  { id: 'perplexity', triggers: ['pplx-'], re: /pplx-[A-Za-z0-9]{48}(?![\w-])/y, entropy: 4 },
+  { id: 'planetscale', triggers: ['pscale_'], re: /pscale_(?:tkn|oauth|pw)_[\w=.-]{32,64}(?![\w=.-])/y, entropy: 3 },
+  { id: 'prefect', triggers: ['pnu_'], re: /pnu_[A-Za-z0-9]{36}(?![\w-])/y, entropy: 2 },
+  { id: 'pulumi', triggers: ['pul-'], re: /pul-[a-f0-9]{40}(?![\w-])/y, entropy: 2 },
+  { id: 'readme', triggers: ['rdme_'], re: /rdme_[a-z0-9]{70}(?![\w-])/y, entropy: 2 },
+  { id: 'rubygems', triggers: ['rubygems_'], re: /rubygems_[a-f0-9]{48}(?![\w-])/y, entropy: 2 },
+  { id: 'sendinblue', triggers: ['xkeysib-'], re: /xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![\w-])/y, entropy: 2 },
+  { id: 'sentry-user', triggers: ['sntryu_'], re: /sntryu_[a-f0-9]{64}(?![\w-])/y, entropy: 3.5 },
+  { id: 'settlemint', triggers: ['sm_pat_', 'sm_aat_', 'sm_sat_'], re: /sm_[aps]at_[A-Za-z0-9]{16}(?![\w-])/y, entropy: 3 },
+  { id: 'shippo', triggers: ['shippo_live_', 'shippo_test_'], re: /shippo_(?:live|test)_[a-fA-F0-9]{40}(?![\w-])/y, entropy: 2 },
+  { id: 'vault-batch', triggers: ['hvb.'], re: /hvb\.[\w-]{138,300}(?![\w-])/y, entropy: 4 },
+  { id: 'flutterwave', triggers: ['FLWSECK_TEST-'], re: /FLWSECK_TEST-(?:[A-Ha-h0-9]{32}-X|[A-Ha-h0-9]{12})(?![\w-])/y, entropy: 2 },
+  { id: 'scalingo', triggers: ['tk-us-'], re: /tk-us-[\w-]{48}(?![\w-])/y, entropy: 2 },
+  { id: 'aws-bedrock-api-key', triggers: ['ABSKQmVkcm9ja0FQSUtleS'], re: /ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{91,251}={0,2}(?![A-Za-z0-9+/=])/y, entropy: 3 },
 ];

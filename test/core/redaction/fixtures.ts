@@ -48,6 +48,11 @@ const notion = j('nt', 'n_', '45647615172', body(35, 5));
 const sourcegraph = j('sg', 'p_', hex(40));
 const openshift = j('sha256', '~', body(43, 11));
 const azure = j('Ab', 'c1', 'Q~', body(34, 13));
+const bedrock = j('ABSK', 'QmVkcm9ja0FQSUtleS1', body(108, 5), '=');
+const pscale = j('pscale', '_tkn_', body(40, 3));
+const rubygems = j('rubygems', '_', hex(48, 5));
+const glft = j('gl', 'ft-', body(20, 11));
+const glpatRoutable = j('gl', 'pat-', body(27, 13), '.', '01', 'a2b3c4d');
 const assigned = body(32, 3);
 
 export const POSITIVES: readonly Positive[] = [
@@ -71,6 +76,8 @@ export const POSITIVES: readonly Positive[] = [
   { name: 'JSON and YAML credentials', text: '{"user": "ann", "password": "correct horse 42"}\nsmtp:\n  password: hunter22\n  api_token: Xy9_kLm2Qp', masked: [['secret', 'correct horse 42'], ['secret', 'hunter22'], ['secret', 'Xy9_kLm2Qp']] , contextual: true },
   { name: 'a password in a connection URL', text: 'postgres://app:Pa55w0rdX@db.internal:5432/app', masked: [['secret', 'Pa55w0rdX']] , contextual: true },
   { name: 'prefixed tokens added from gitleaks rules (Notion, Sourcegraph, OpenShift, Azure AD)', text: `${notion}\nuse ${sourcegraph} or ${openshift}; secret ${azure}.`, masked: [['secret', notion], ['secret', sourcegraph], ['secret', openshift], ['secret', azure]] },
+  { name: 'a bare Amazon Bedrock long-lived API key', text: `export key ${bedrock} before the call`, masked: [['secret', bedrock]] },
+  { name: 'self-identifying vendor tokens in prose (PlanetScale, RubyGems, GitLab feed, routable GitLab PAT)', text: `use ${pscale} or ${rubygems}; feed ${glft}, pat ${glpatRoutable}.`, masked: [['secret', pscale], ['secret', rubygems], ['secret', glft], ['secret', glpatRoutable]] },
   { name: 'assignments in typed, PHP, make and call forms', text: `var apiToken string = "${assigned}"\n$apiToken .= "${assigned}"\nAPI_TOKEN ?= "${assigned}"\nAPI_TOKEN ::= "${assigned}"\nSystem.setProperty("API_TOKEN", "${assigned}")`, masked: [['secret', assigned]], contextual: true },
   { name: 'credentials in elements, settings attributes and curl -u', text: `<apiToken>\n  ${stripeLive.slice(3)}\n</apiToken>\n<add key="ClearTextPassword" value="${bearer.slice(0, 16)}" />\ncurl -u admin:${bearer.slice(20)} https://api.example.com`, masked: [['secret', stripeLive.slice(3)], ['secret', bearer.slice(0, 16)], ['secret', `admin:${bearer.slice(20)}`]], contextual: true },
   { name: 'a token in a query string', text: 'https://example.com/reset?token=9f8e7d6c5b4a&lang=en', masked: [['secret', '9f8e7d6c5b4a']] , contextual: true },

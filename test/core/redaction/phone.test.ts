@@ -24,6 +24,13 @@ describe('createPhoneFinder', () => {
     expect(phones(findPhones, 'call 030 90182077')).to.deep.equal(['030 90182077']);
   });
 
+  it('decides the phone word for each occurrence of a number, not once per number', () => {
+    const text = 'ref 030 90182077 in the table above; please call 030 90182077';
+    const out: Detection[] = [];
+    findPhones(text, out);
+    expect(out.map((d) => d.start)).to.deep.equal([text.lastIndexOf('030')]);
+  });
+
   it('masks phone-like layouts without validating once the parse budget is spent', () => {
     const find = createPhoneFinder({ maxParses: 0 });
     // 000-000-0000 is valid nowhere; past the budget, layout and a phone word are enough (fail closed).

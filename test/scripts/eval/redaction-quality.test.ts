@@ -13,7 +13,7 @@ import { emptyTally, metricsOf, redactionSuite, RuleTally, scoreCase, type Redac
 // the floor is the measured held-out level, so that a change making redaction worse fails here.
 const SHARED = resolve(process.env.KIT_SHARED_EVAL ?? '../shared/eval');
 const GOAL = { pii: 0.98, phone: 0.90, claimedRecall: 0.99 };
-const FLOOR = { phoneRecall: 0.85, claimedRecall: 0.98, allRecall: 0.985, fpRate: 0.25, pageSecrets: 7 };
+const FLOOR = { phoneRecall: 0.85, claimedRecall: 0.989, allRecall: 0.988, fpRate: 0.25, pageSecrets: 7 };
 
 function score(cases: readonly RedactionCase[], redactor: Redactor) {
   const tally = emptyTally();
