@@ -28,7 +28,25 @@ export function passageFacts(corpus: Corpus, p: number, lex: Lexicon): number {
   if (f === 0) {
     const passage = corpus.passages[p]!;
     const text = p === 0 || corpus.passages[p - 1]!.page !== passage.page ? `${passage.title}\n${passage.text}` : passage.text;
-    f = DONE;
+    f = factsOf(text, lex);
+    flags[p] = f;
+  }
+  return f;
+}
+
+const sentenceCache = new WeakMap<Corpus, Uint8Array>();
+/** The kinds of answer sentence `s` of `corpus` holds (as {@link passageFacts}, for one sentence; no title). */
+export function sentenceFacts(corpus: Corpus, s: number, lex: Lexicon): number {
+  let flags = sentenceCache.get(corpus);
+  if (!flags) { flags = new Uint8Array(corpus.sentences.length); sentenceCache.set(corpus, flags); }
+  let f = flags[s]!;
+  if (f === 0) flags[s] = f = factsOf(corpus.sentences[s]!.text, lex);
+  return f;
+}
+
+function factsOf(text: string, lex: Lexicon): number {
+  {
+    let f = DONE;
     if (MONEY_RE.test(text)) f |= MONEY;
     if (HOURS_RE.test(text)) f |= HOURS;
     if (TIME_RE.test(text)) f |= TIME;
@@ -40,9 +58,8 @@ export function passageFacts(corpus: Corpus, p: number, lex: Lexicon): number {
       if (lex.has('dates', w) || lex.has('clock', w)) f |= TIME;
       if (lex.has('numbers', w)) f |= AMOUNT;
     }
-    flags[p] = f;
+    return f;
   }
-  return f;
 }
 
 // A currency named in a question, by its sign: "what does it cost in euros" is answered by "€149".

@@ -1,7 +1,7 @@
 import type { Corpus } from '../text/corpus.js';
 import { resourcesFor } from '../text/resources.js';
 import type { QuestionIntent } from './intent.js';
-import { passageFacts, MONEY, HOURS, TIME, AMOUNT, CONTACT } from './answer-types.js';
+import { passageFacts, sentenceFacts, MONEY, HOURS, TIME, AMOUNT, CONTACT } from './answer-types.js';
 import { lexiconOf, type Lexicon } from './lexicon.js';
 import type { ContentWord, PageVerdict } from './evidence.js';
 import { lowerBound } from './postings.js';
@@ -30,6 +30,8 @@ export interface VerdictSettings {
    * ("now", "current" / "next", "upcoming"); the window must hold one of each.
    */
   readonly now: readonly (readonly number[])[];
+  /** A price asked for must be written in a sentence that holds one of the question's words (session 9). */
+  readonly priceInSentence: boolean;
 }
 
 /**
@@ -114,6 +116,7 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
   if (types.has('money') && !(f & MONEY)) return false;
+  if (settings.priceInSentence && types.has('money') && !kindMeetsObject(corpus, p, next, MONEY, content)) return false;
   if (types.has('hours') && !(f & HOURS)) return false;
   if (types.has('time') && !(f & TIME)) return false;
   if (types.has('amount') && !(f & AMOUNT)) return false;
@@ -145,6 +148,29 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
   for (let s = from; s < to; s++) {
     if (!corpus.sentences[s]!.terms.includes(action)) continue;
     if (hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * One sentence of the window holds an answer of `kind` (a price) and one of the question's content words: the kind
+ * asked for is written of the thing asked about. "How much is a room at The London West Hollywood?" on a story whose
+ * only price is the stolen dress's ("It's valued at $150,000.") is refused; "How much will the game cost?" meets "$10
+ * … compared to the $0 people pay for most mobile games". Words of the page's title get no exemption here: a
+ * page's own subject is not what every price on it is the price of.
+ */
+function kindMeetsObject(corpus: Corpus, p: number, next: number, kind: number, content: readonly ContentWord[]): boolean {
+  const others: number[] = [];
+  for (const c of content) if (c.id !== undefined) others.push(c.id);
+  if (others.length === 0) return false;
+  const lex = passageLexicon(corpus);
+  const from = corpus.passages[p]!.firstSentence;
+  const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
+  const to = last.firstSentence + last.sentenceCount;
+  for (let s = from; s < to; s++) {
+    if (!(sentenceFacts(corpus, s, lex) & kind)) continue;
+    const t = corpus.sentences[s]!.terms;
+    for (const id of others) if (t.includes(id)) return true;
   }
   return false;
 }

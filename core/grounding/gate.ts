@@ -60,6 +60,19 @@ export interface GroundingOptions {
    * (and the kind of answer it asks for). Default true; before session 8, contact questions only.
    */
   readonly wholeQuestion?: boolean;
+  /**
+   * A word pointing at the page ("here", "this", "it") with one other word, a common one that is no name and no
+   * gate word ("what is being *advertised* here?", "what *product* is this about?"): a question about the page.
+   * Default true (session 9).
+   */
+  readonly pageDeictic?: boolean;
+  /** "How do I *get* my bookmarks?": the light verb a how-to's action hides behind only frames it. Default true (session 9). */
+  readonly lightVerbs?: boolean;
+  /**
+   * A price asked for must be written in a sentence of the answering window that holds one of the question's words:
+   * "How much is a room at the hotel?" is not answered by "It's valued at $150,000" (a dress). Default true (session 9).
+   */
+  readonly priceInSentence?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -128,6 +141,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     actionIds: actionTerms(corpus, intent.action, intent.alternatives),
     instructions: (options.instructions ?? GROUNDING_DEFAULTS.instructions) && corpus.language === 'en' && intent.types.has('howto') && VISITOR_HOWTO.test(q.words.join(' ')),
     asked,
+    priceInSentence: options.priceInSentence ?? GROUNDING_DEFAULTS.priceInSentence,
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
   let best: PageVerdict | null = null;
@@ -147,7 +161,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     // "sales") are common and weigh little, but a passage that holds every one of them beside an email address or a
     // phone number answers the question; so do two or more common words meeting in one window ("What was the goal of
     // the system?": one word alone meets nothing). Before session 8, contact questions only (`wholeQuestion`).
-    if (intent.types.has('contact') || ((options.wholeQuestion ?? GROUNDING_DEFAULTS.wholeQuestion) && content.length > 1)) {
+    if (intent.types.has('contact') || ((options.wholeQuestion ?? GROUNDING_DEFAULTS.wholeQuestion) && (content.length > 1 || intent.types.size > 0))) {
       const all = { ...settings, minCoverage: ALL_WORDS };
       for (const v of verdicts) if (v.matched.length === content.length && isAnswerable(corpus, content, v, all)) return { grounded: true, matched: v.matched, reason: 'matched' };
     }

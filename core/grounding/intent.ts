@@ -75,6 +75,8 @@ export interface IntentOptions {
   readonly phrasalVerbs?: boolean;
   /** "What does the word X mean?": the meaning words only frame. Default true. */
   readonly definitions?: boolean;
+  /** "How do I *get* my bookmarks?": the light verb before a how-to's action only frames it. Default true. */
+  readonly lightVerbs?: boolean;
 }
 
 export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean, names: ReadonlySet<string> = NONE, options: IntentOptions = {}): QuestionIntent {
@@ -121,7 +123,9 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   }
   if (!asksWhoOrWhy) {
     // A price: "how much does it cost", "combien coûte", "多少钱", "what is the fee", "how much are tickets".
-    if ((money && !howMany) || (priceByBe && howMuch)) { types.add('money'); types.delete('amount'); }
+    if ((money && !howMany) || (priceByBe && howMuch)) {
+      types.add('money'); types.delete('amount');
+    }
     // Opening hours: "opening hours", "horaires", or "what time / when does it open".
     // ("When did the plant open?" asks for a date.)
     if (hours || (opening && (clock || types.has('time')) && !words.some((w) => PAST.has(w)))) types.add('hours');
@@ -131,6 +135,9 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   // "How do I contact you?" asks for an address or a number, not for steps.
   const at = howToAction(words, lex, isStopword);
   let action = at < 0 ? null : words[at]!;
+  // "How do I *get* my bookmarks?": the light verb the action hides behind is no word of the thing asked about (it
+  // was weighed as one, and had to share a sentence with the action).
+  if (options.lightVerbs !== false && at > 0) for (let k = at - 1; k >= 0 && (LIGHT_VERBS.has(words[k]!) || isStopword(words[k]!) || isLetter(words[k]!)); k--) if (LIGHT_VERBS.has(words[k]!)) frame.add(words[k]!);
   if (action !== null && lex.has('contact', action)) { contact = true; frame.add(action); action = null; }
   // "Who should I contact about refunds?" asks for a person.
   if (contact && !asksWhoOrWhy) types.add('contact');

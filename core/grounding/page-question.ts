@@ -33,8 +33,10 @@ export function isPageQuestion(question: string, lang: Language = 'en'): boolean
  * {@link isPageQuestion} over already normalised words, with the page's language resources (a corpus's own) and
  * the question's language `qLang` known.
  */
-export function isPageQuestionWords(words: readonly string[], page: LanguageResources, qLang: Language, lex: Lexicon): boolean {
+export function isPageQuestionWords(words: readonly string[], page: LanguageResources, qLang: Language, lex: Lexicon, oneWord?: (w: string) => boolean): boolean {
+  // `oneWord`: a word that, alone beside a word pointing at the page, leaves the question about the page (session 9).
   let intent = false;
+  let other: string | null = null;
   let about = false;
   let deictic = false;
   let topic = false; // "what is the main idea?", "quel est le thème ?": what the page argues or is about, and nothing else
@@ -44,8 +46,10 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
     else if (ABOUT.has(w) || lex.has('pageAbout', w)) about = true;
     else if (DEICTIC.has(w) || lex.has('pageDeictic', w)) deictic = true;
     else if (FILLER.has(w) || lex.has('pageFiller', w) || page.isStopword(w) || isStopword(w, qLang) || isStopword(w, 'en')) continue;
+    else if (oneWord && other === null && oneWord(w)) other = w;
     else return false; // a word about something else: "summarise the refund policy" is a normal question
   }
+  if (other !== null) return deictic;
   // "What happened?", "what does it say?": an about-verb with nothing else asks about the page.
   return intent || topic || about;
 }

@@ -6,7 +6,27 @@
  */
 import { checkGrounding, type GroundingOptions } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { prepareCorpus, type Corpus } from '../../../core/text/index.js';
+import { loadPageCases } from '../build-pages-cases.js';
 import { pageCases, squadCases, rates, remoteVerdicts, type GateCase, type Rates } from '../grounding-report.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Session 9's extra development questions (gate-extra-questions.txt: 14 pages questions.txt does not use). */
+export async function extraCases(): Promise<GateCase[]> {
+  const cs = loadPageCases(join(here, '..', '..', '..', '..', 'shared', 'eval', 'pages'), join(here, 'gate-extra-questions.txt'));
+  const corpora = new Map<string, Corpus>();
+  const out: GateCase[] = [];
+  for (const c of cs) {
+    let corpus = corpora.get(c.case);
+    if (!corpus) { corpus = await prepareCorpus([{ url: `eval:${c.case}`, title: c.title, text: c.page }]); corpora.set(c.case, corpus); }
+    out.push({ corpus, text: `${c.title}\n\n${c.page}`, question: c.question, expect: c.kind === 'answerable' || c.kind === 'page' ? 'answer' : 'refuse', kind: c.kind });
+  }
+  return out;
+}
+void resolve;
 
 const fmt = (r: Rates): string => `${r.balanced.toFixed(4)} / ${(100 * r.frr).toFixed(2)} % / ${(100 * r.far).toFixed(2)} %  ${Object.entries(r.byKind).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' · ')}`;
 
@@ -23,10 +43,16 @@ async function main(): Promise<void> {
   }
   if (!has('--no-remote')) { const rv = await remoteVerdicts(dev, opts); console.log(`pages dev remote  ${fmt(rates(dev, (c) => rv.get(c)!))}`); }
   if (has('--fail')) for (const c of dev) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 60).replace(/\n/g, ' ')}]`); }
+  if (has('--extra')) {
+    const ex = await extraCases();
+    console.log(`extra dev whole   ${fmt(rates(ex, whole))}`);
+    if (!has('--no-remote')) { const rv = await remoteVerdicts(ex, opts); console.log(`extra dev remote  ${fmt(rates(ex, (c) => rv.get(c)!))}`); }
+    if (has('--fail')) for (const c of ex) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 50).replace(/\n/g, ' ')}]`); }
+  }
   if (!has('--no-squad')) {
     const sq = await squadCases('tune');
     console.log(`squad tune whole  ${fmt(rates(sq, whole))}`);
     if (!has('--no-remote')) { const rv = await remoteVerdicts(sq, opts); console.log(`squad tune remote ${fmt(rates(sq, (c) => rv.get(c)!))}`); }
   }
 }
-void main();
+if (process.argv[1]?.endsWith("gate-dev.ts")) void main();
