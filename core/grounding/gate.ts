@@ -3,6 +3,7 @@ import type { Corpus } from '../text/corpus.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
 import { pageVerdicts, type PageVerdict } from './evidence.js';
 import { analyzeQuestion, type QuestionAnalysis } from './question.js';
+import { asksWhy } from './intent.js';
 import { holdsKind, isAnswerable, timeTerms, type VerdictSettings } from './answerability.js';
 import { lexiconOf, type Lexicon } from './lexicon.js';
 import { resourcesFor, type LanguageResources } from '../text/resources.js';
@@ -216,6 +217,8 @@ function timesAsked(corpus: Corpus, q: QuestionAnalysis): (readonly number[])[] 
   const out: (readonly number[])[] = [];
   // A site's prices, opening hours and contacts are written as today's: "what is the current price?" needs no "now".
   const present = !(q.intent.types.has('money') || q.intent.types.has('hours') || q.intent.types.has('contact'));
+  // "Why not release now…?" asks for a reason, not for the state of things at a time (session 9).
+  if (asksWhy(q.words)) return out;
   for (const list of ['current', 'upcoming'] as const) {
     if ((list === 'upcoming' || present) && q.words.some((w) => lex.has(list, w))) out.push(timeTerms(corpus, list));
   }

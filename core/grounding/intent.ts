@@ -38,6 +38,10 @@ const LIGHT_VERBS = set('get make go have be take do');
 // ("Why is the oil sold at a higher *price*?", "Who was in *charge* of the army?"). Interrogatives of the
 // languages with packs ("por qué" is two words: "por" before a question word).
 const WHY = set('why pourquoi warum weshalb wieso porque porquê 为什么 為什麼 なぜ 何故');
+/** True when the question asks for a reason ("why…", "pourquoi…", "por qué…"). */
+export function asksWhy(words: readonly string[]): boolean {
+  return words.some((w, i) => WHY.has(w) || (w === 'por' && QUESTION_WORDS.has(words[i + 1] ?? '')));
+}
 const WHO = set('who whom whose qui wer wen wem wessen quien quienes quem 谁 誰');
 // An English idiom where a money word names no price ("in charge of").
 const NOT_MONEY_AFTER = set('in');
