@@ -101,8 +101,12 @@ export function hasSelfPhrasing(words: readonly string[], lex: Lexicon, elided: 
   return false;
 }
 
+// Chinese measure words that stand between a demonstrative and a noun naming a text ("这*条*新闻", "这*篇*文章", "这
+// *份*报告", "這*則*報導"): grammar, no topic (session 9).
+const CLASSIFIERS = new Set(['条', '條', '篇', '则', '則', '份', '本', '部', '段', '个', '個', '项', '項']);
+
 /** The page-self words of {@link hasSelfPhrasing}: they are no topic words of the question. */
 export function isSelfWord(w: string, lex: Lexicon): boolean {
-  return INTENT.has(w) || lex.has('pageIntent', w) || DEICTIC.has(w) || lex.has('pageDeictic', w) || lex.has('selfNouns', w) || lex.has('selfTopics', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||
+  return CLASSIFIERS.has(w) || INTENT.has(w) || lex.has('pageIntent', w) || DEICTIC.has(w) || lex.has('pageDeictic', w) || lex.has('selfNouns', w) || lex.has('selfTopics', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||
     lex.has('pageFiller', w) || (CJK.test(w) && (lex.within('selfNouns', w) || lex.within('selfTopics', w)));
 }
