@@ -9,7 +9,8 @@ import { lexiconOf, questionLexicon, type Lexicon } from './lexicon.js';
 const INTENT = words(`summarise summarize summarising summarizing summarised summarized summary summaries sum tldr tl dr overview
   recap gist outline synopsis abstract eli5 takeaways takeaway highlights points`);
 // Verbs that ask about a topic: they make a page question only together with a word pointing at the page.
-const ABOUT = words('think thinks changed show shows showed by about explain explains describe describes tell say says said cover covers discuss discusses mean means happen happens happened happening');
+const ABOUT = words(`think thinks changed show shows showed by about explain explains describe describes tell say says said cover covers discuss discusses mean means happen happens happened happening
+  argue argues argued claim claims claimed suggest suggests suggested`);
 const DEICTIC = words('this it here page webpage article site website document doc text post content contents');
 // Politeness and framing that may surround a page question without making it about something else.
 const FILLER = words(`me us please pls give can could would you quick quickly brief briefly short shortly main key important
@@ -49,7 +50,8 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
     else if (oneWord && other === null && oneWord(w)) other = w;
     else return false; // a word about something else: "summarise the refund policy" is a normal question
   }
-  if (other !== null) return deictic;
+  // With `oneWord` (a question asking for no kind of answer): "what's going on here?", "what is this?" ask about the page.
+  if (oneWord) return deictic || intent || topic || about;
   // "What happened?", "what does it say?": an about-verb with nothing else asks about the page.
   return intent || topic || about;
 }
