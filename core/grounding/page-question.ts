@@ -50,8 +50,8 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
     else if (oneWord && other === null && oneWord(w)) other = w;
     else return false; // a word about something else: "summarise the refund policy" is a normal question
   }
-  // With `oneWord` (a question asking for no kind of answer): "what's going on here?", "what is this?" ask about the page.
-  if (oneWord) return deictic || intent || topic || about;
+  // With `oneWord` (a question asking for no kind of answer): that word and a word pointing at the page.
+  if (other !== null) return deictic;
   // "What happened?", "what does it say?": an about-verb with nothing else asks about the page.
   return intent || topic || about;
 }
