@@ -162,7 +162,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     // "sales") are common and weigh little, but a passage that holds every one of them beside an email address or a
     // phone number answers the question; so do two or more common words meeting in one window ("What was the goal of
     // the system?": one word alone meets nothing). Before session 8, contact questions only (`wholeQuestion`).
-    if (intent.types.has('contact') || ((options.wholeQuestion ?? GROUNDING_DEFAULTS.wholeQuestion) && (content.length > 1 || intent.types.size > 0))) {
+    if (intent.types.has('contact') || ((options.wholeQuestion ?? GROUNDING_DEFAULTS.wholeQuestion) && content.length > 1)) {
       const all = { ...settings, minCoverage: ALL_WORDS };
       for (const v of verdicts) if (v.matched.length === content.length && isAnswerable(corpus, content, v, all)) return { grounded: true, matched: v.matched, reason: 'matched' };
     }

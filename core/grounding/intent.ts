@@ -141,7 +141,13 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   let action = at < 0 ? null : words[at]!;
   // "How do I *get* my bookmarks?": the light verb the action hides behind is no word of the thing asked about (it
   // was weighed as one, and had to share a sentence with the action).
-  if (options.lightVerbs !== false && at > 0) for (let k = at - 1; k >= 0 && (LIGHT_VERBS.has(words[k]!) || isStopword(words[k]!) || isLetter(words[k]!)); k--) if (LIGHT_VERBS.has(words[k]!)) frame.add(words[k]!);
+  // A name is no action: in "How do I *get* to Facebook?" the light verb is the action (getting somewhere), and stays.
+  if (options.lightVerbs !== false && at > 0) {
+    const light: string[] = [];
+    for (let k = at - 1; k >= 0 && (LIGHT_VERBS.has(words[k]!) || isStopword(words[k]!) || isLetter(words[k]!)); k--) if (LIGHT_VERBS.has(words[k]!)) light.push(words[k]!);
+    if (!names.has(action!)) for (const w of light) frame.add(w);
+    else if (light.length > 0) action = light[0]!;
+  }
   if (action !== null && lex.has('contact', action)) { contact = true; frame.add(action); action = null; }
   // "Who should I contact about refunds?" asks for a person.
   if (contact && !asksWhoOrWhy) types.add('contact');
