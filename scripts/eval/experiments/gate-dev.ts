@@ -2,31 +2,12 @@
  * Scratch (issue 16, session 8): the gate's figures on the DEVELOPMENT halves only (real pages dev, SQuAD tuning),
  * whole page and remote path, for options given as JSON; `--fail` lists the development pages' failures;
  * `--cv` splits the development pages in two (by page, alternating) and prints each half.
- * `npx tsx scripts/eval/experiments/gate-dev.ts '{"minCoverage":0.3}' [--fail] [--cv] [--no-squad] [--no-remote]`
+ * `--extra` adds session 9's extra development questions (gate-extra-questions.txt).
+ * `npx tsx scripts/eval/experiments/gate-dev.ts '{"minCoverage":0.3}' [--fail] [--cv] [--extra] [--no-squad] [--no-remote]`
  */
 import { checkGrounding, type GroundingOptions } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { prepareCorpus, type Corpus } from '../../../core/text/index.js';
-import { loadPageCases } from '../build-pages-cases.js';
-import { pageCases, squadCases, rates, remoteVerdicts, type GateCase, type Rates } from '../grounding-report.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** Session 9's extra development questions (gate-extra-questions.txt: 14 pages questions.txt does not use). */
-export async function extraCases(): Promise<GateCase[]> {
-  const cs = loadPageCases(join(here, '..', '..', '..', '..', 'shared', 'eval', 'pages'), join(here, 'gate-extra-questions.txt'));
-  const corpora = new Map<string, Corpus>();
-  const out: GateCase[] = [];
-  for (const c of cs) {
-    let corpus = corpora.get(c.case);
-    if (!corpus) { corpus = await prepareCorpus([{ url: `eval:${c.case}`, title: c.title, text: c.page }]); corpora.set(c.case, corpus); }
-    out.push({ corpus, text: `${c.title}\n\n${c.page}`, question: c.question, expect: c.kind === 'answerable' || c.kind === 'page' ? 'answer' : 'refuse', kind: c.kind });
-  }
-  return out;
-}
-void resolve;
+import { extraCases, pageCases, squadCases, rates, remoteVerdicts, type GateCase, type Rates } from '../grounding-report.js';
 
 const fmt = (r: Rates): string => `${r.balanced.toFixed(4)} / ${(100 * r.frr).toFixed(2)} % / ${(100 * r.far).toFixed(2)} %  ${Object.entries(r.byKind).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' · ')}`;
 
@@ -46,7 +27,11 @@ async function main(): Promise<void> {
   if (has('--extra')) {
     const ex = await extraCases();
     console.log(`extra dev whole   ${fmt(rates(ex, whole))}`);
-    if (!has('--no-remote')) { const rv = await remoteVerdicts(ex, opts); console.log(`extra dev remote  ${fmt(rates(ex, (c) => rv.get(c)!))}`); }
+    if (!has('--no-remote')) {
+      const rv = await remoteVerdicts(ex, opts);
+      console.log(`extra dev remote  ${fmt(rates(ex, (c) => rv.get(c)!))}`);
+      if (has('--fail')) for (const c of ex) if (rv.get(c) !== (c.expect === 'answer')) console.log(`  REMOTE FAIL ${c.kind} :: ${c.question}`);
+    }
     if (has('--fail')) for (const c of ex) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 50).replace(/\n/g, ' ')}]`); }
   }
   if (!has('--no-squad')) {
@@ -55,4 +40,4 @@ async function main(): Promise<void> {
     if (!has('--no-remote')) { const rv = await remoteVerdicts(sq, opts); console.log(`squad tune remote ${fmt(rates(sq, (c) => rv.get(c)!))}`); }
   }
 }
-if (process.argv[1]?.endsWith("gate-dev.ts")) void main();
+void main();

@@ -7,7 +7,7 @@
 import { checkGrounding } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
 import { pageCases } from '../grounding-report.js';
-import { extraCases } from './gate-dev.js';
+import { extraCases } from '../grounding-report.js';
 
 const TEMPLATES = [
   'How much does {} cost?', 'What are the opening hours of {}?', 'How do I install {}?', 'Where can I buy {}?', "What is {}'s phone number?",

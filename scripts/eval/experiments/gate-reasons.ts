@@ -5,7 +5,7 @@
 import { checkGrounding } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
 import { squadCases, pageCases } from '../grounding-report.js';
-import { extraCases } from './gate-dev.js';
+import { extraCases } from '../grounding-report.js';
 
 async function main(): Promise<void> {
   await loadAllLanguages();

@@ -9,7 +9,7 @@ import { analyzeQuestion } from '../../../core/grounding/question.js';
 import { pageVerdicts } from '../../../core/grounding/evidence.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
 import { pageCases } from '../grounding-report.js';
-import { extraCases } from './gate-dev.js';
+import { extraCases } from '../grounding-report.js';
 
 async function main(): Promise<void> {
   await loadAllLanguages();
