@@ -30,8 +30,10 @@ export interface VerdictSettings {
    * ("now", "current" / "next", "upcoming"); the window must hold one of each.
    */
   readonly now: readonly (readonly number[])[];
-  /** A price asked for must be written in a sentence that holds one of the question's words (session 9). */
-  readonly priceInSentence: boolean;
+  /** A price or opening hours asked for must be written in a sentence that holds one of the question's words (session 9). */
+  readonly kindInSentence: boolean;
+  /** Term ids of the question's words that name the kind asked for ("cost", "price", "opening", "hours"): no thing of their own. */
+  readonly kindIds: readonly number[];
 }
 
 /**
@@ -116,7 +118,8 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
   if (types.has('money') && !(f & MONEY)) return false;
-  if (settings.priceInSentence && types.has('money') && !kindMeetsObject(corpus, p, next, MONEY, content)) return false;
+  if (settings.kindInSentence && types.has('money') && !kindMeetsObject(corpus, p, next, MONEY, content, settings.kindIds)) return false;
+  if (settings.kindInSentence && types.has('hours') && !kindMeetsObject(corpus, p, next, HOURS, content, settings.kindIds)) return false;
   if (types.has('hours') && !(f & HOURS)) return false;
   if (types.has('time') && !(f & TIME)) return false;
   if (types.has('amount') && !(f & AMOUNT)) return false;
@@ -159,9 +162,9 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
  * … compared to the $0 people pay for most mobile games". Words of the page's title get no exemption here: a
  * page's own subject is not what every price on it is the price of.
  */
-function kindMeetsObject(corpus: Corpus, p: number, next: number, kind: number, content: readonly ContentWord[]): boolean {
+function kindMeetsObject(corpus: Corpus, p: number, next: number, kind: number, content: readonly ContentWord[], kindIds: readonly number[]): boolean {
   const others: number[] = [];
-  for (const c of content) if (c.id !== undefined) others.push(c.id);
+  for (const c of content) if (c.id !== undefined && !kindIds.includes(c.id)) others.push(c.id);
   if (others.length === 0) return false;
   const lex = passageLexicon(corpus);
   const from = corpus.passages[p]!.firstSentence;
@@ -181,9 +184,9 @@ function kindMeetsObject(corpus: Corpus, p: number, next: number, kind: number, 
  * when one of their passages holds that kind (an email address or a phone number; a price, in the sign of a
  * currency the question names when it names one the pages never write out).
  */
-export function holdsKind(corpus: Corpus, kind: 'contact' | 'money', signs: readonly string[] = []): boolean {
+export function holdsKind(corpus: Corpus, kind: 'contact' | 'money' | 'hours', signs: readonly string[] = []): boolean {
   const lex = passageLexicon(corpus);
-  const flag = kind === 'contact' ? CONTACT : MONEY;
+  const flag = kind === 'contact' ? CONTACT : kind === 'hours' ? HOURS : MONEY;
   for (let p = 0; p < corpus.passages.length; p++) {
     if (!(passageFacts(corpus, p, lex) & flag)) continue;
     const text = corpus.passages[p]!.text;

@@ -27,5 +27,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   wholeQuestion: true,
   pageDeictic: true,
   lightVerbs: true,
-  priceInSentence: true,
+  kindInSentence: true,
 });

@@ -70,10 +70,11 @@ export interface GroundingOptions {
   /** "How do I *get* my bookmarks?": the light verb a how-to's action hides behind only frames it. Default true (session 9). */
   readonly lightVerbs?: boolean;
   /**
-   * A price asked for must be written in a sentence of the answering window that holds one of the question's words:
-   * "How much is a room at the hotel?" is not answered by "It's valued at $150,000" (a dress). Default true (session 9).
+   * A price or opening hours asked for must be written in a sentence of the answering window that holds one of the
+   * question's words: "How much is a room at the hotel?" is not answered by "It's valued at $150,000" (a dress).
+   * Default true (session 9).
    */
-  readonly priceInSentence?: boolean;
+  readonly kindInSentence?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -142,7 +143,8 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     actionIds: actionTerms(corpus, intent.action, intent.alternatives),
     instructions: (options.instructions ?? GROUNDING_DEFAULTS.instructions) && corpus.language === 'en' && intent.types.has('howto') && VISITOR_HOWTO.test(q.words.join(' ')),
     asked,
-    priceInSentence: options.priceInSentence ?? GROUNDING_DEFAULTS.priceInSentence,
+    kindInSentence: options.kindInSentence ?? GROUNDING_DEFAULTS.kindInSentence,
+    kindIds: content.filter((c) => c.id !== undefined && KIND_LISTS.some((l) => q.lexicon.has(l, c.word))).map((c) => c.id!),
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
   let best: PageVerdict | null = null;
@@ -176,6 +178,9 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   }
   return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
 }
+
+// Words naming the kind of answer asked for (a price, opening hours): they frame it, they name no thing of their own.
+const KIND_LISTS = ['money', 'currency', 'hours', 'opening', 'clockAsk'] as const;
 
 // A how-to asked for oneself ("how do I", "how can we", "where can I", "how to"), not "how would one…" nor "who
 // instructs members how to vote".
@@ -231,9 +236,11 @@ function timesAsked(corpus: Corpus, q: QuestionAnalysis): (readonly number[])[] 
  * does it cost in euros?", "what are the fees?"). Such a question is about the pages' own subject. A currency word the
  * pages never write out must be found as its sign.
  */
-function askedKindOnly(q: QuestionAnalysis): { kind: 'contact' | 'money'; signs: string[] } | null {
+function askedKindOnly(q: QuestionAnalysis): { kind: 'contact' | 'money' | 'hours'; signs: string[] } | null {
   const { content, intent, lexicon } = q;
   if (intent.types.has('contact')) return content.length === 0 ? { kind: 'contact', signs: [] } : null;
+  // "What are your opening hours?", "When are you open?": the site's own hours (session 9).
+  if (intent.types.has('hours') && !intent.types.has('money')) return content.every((c) => lexicon.has('hours', c.word) || lexicon.has('opening', c.word)) ? { kind: 'hours', signs: [] } : null;
   if (!intent.types.has('money') || intent.types.size > 1) return null;
   const signs: string[] = [];
   for (const c of content) {

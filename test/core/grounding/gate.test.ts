@@ -394,12 +394,23 @@ describe('checkGrounding', () => {
     expect(checkGrounding(page, 'How do I get my bookmarks in Developer Edition?', { lightVerbs: false }).grounded).to.equal(false);
   });
 
-  it('needs a price asked for in a sentence holding one of the question\'s words (priceInSentence, session 9)', () => {
+  it('needs a price asked for in a sentence holding one of the question\'s words (kindInSentence, session 9)', () => {
     const story = buildCorpus([{ url: 'https://news.example/dress', title: 'Pearl dress stolen', text: 'The actress\'s dress was taken out of her room at The London West Hollywood hotel. The dress is made of 6,000 white pearls.\n\nIt\'s valued at $150,000. Deputies looked at security footage on Thursday.' }]);
     expect(checkGrounding(story, 'How much is a room at The London West Hollywood?')).to.include({ grounded: false, reason: 'not_answerable' });
-    expect(checkGrounding(story, 'How much is a room at The London West Hollywood?', { priceInSentence: false }).grounded).to.equal(true);
+    expect(checkGrounding(story, 'How much is a room at The London West Hollywood?', { kindInSentence: false }).grounded).to.equal(true);
     const game = buildCorpus([{ url: 'https://news.example/game', title: 'A phone game for $10', text: 'The game will launch on December 15. You can play a sample for free.\n\n$10 might seem like a bit much compared to the $0 people pay for most mobile games, but the game has many levels.' }]);
     expect(checkGrounding(game, 'How much does the game cost?').grounded).to.equal(true);
+  });
+
+  it('answers a question made only of opening hours from a passage that gives them, and needs hours asked of a thing in its sentence (session 9)', () => {
+    const bakery = buildCorpus([{ url: 'https://bakery.example/', title: 'Corner Bakery', text: 'Corner Bakery bakes sourdough every morning.\n\nWe are open Monday to Friday from 7:00 to 18:00, and Saturday 8:00 to 13:00.\n\nOur croissants cost $2.50 each.' }]);
+    for (const q of ['What are your opening hours?', 'When are you open?']) expect(checkGrounding(bakery, q), q).to.include({ grounded: true, reason: 'matched' });
+    const story = buildCorpus([{ url: 'https://news.example/town', title: 'Town news', text: 'The town museum reopened after a long renovation. The mayor spoke at the ceremony.\n\nA new bakery nearby is open from 7:00 to 18:00.' }]);
+    expect(checkGrounding(story, 'What are your opening hours?').grounded).to.equal(true); // the site's own: any hours it gives
+    expect(checkGrounding(story, 'What are the opening hours of the museum?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(story, 'What are the opening hours of the museum?', { kindInSentence: false }).grounded).to.equal(true);
+    const none = buildCorpus([{ url: 'https://news.example/a', title: 'A story', text: 'Settlers reached the valley in 1820 from the east. A mill opened in 1835.' }]);
+    expect(checkGrounding(none, 'What are your opening hours?').grounded).to.equal(false);
   });
 
   it('reads no present time into a question asking why ("why not release now…?", session 9)', () => {
