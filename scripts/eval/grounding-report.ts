@@ -133,11 +133,11 @@ export const VARIANTS: Record<string, GroundingOptions> = {
   '− a visitor\'s how-to answered by instructions (you / steps / the imperative; English)': { instructions: false },
   '− names in a mostly capitalised question with a lower-case word ("Who captured Fort Beausejour?")': { titleCase: false },
   '− a whole question of common words met in one window passes on weak evidence (contact questions only)': { wholeQuestion: false },
-  'session 8\'s gate (session 9\'s three options off; the why-question, measure-word and about-verb corrections stay)': { pageDeictic: false, lightVerbs: false, priceInSentence: false },
+  'session 8\'s gate (session 9\'s three options off; the why-question, measure-word and about-verb corrections stay)': { pageDeictic: false, lightVerbs: false, kindInSentence: false },
   '− a word pointing at the page with one common word ("what is being advertised here?"; session 9)': { pageDeictic: false },
   '− a how-to\'s light verb only frames it ("how do I get my bookmarks"; session 9)': { lightVerbs: false },
-  '− a price asked for in a sentence with a question word (session 9)': { priceInSentence: false },
-  'previous gate (none of the above)': { pageDeictic: false, lightVerbs: false, priceInSentence: false, selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false, wholeQuestion: false },
+  '− a price or opening hours asked for in a sentence with a question word (session 9)': { kindInSentence: false },
+  'previous gate (none of the above)': { pageDeictic: false, lightVerbs: false, kindInSentence: false, selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false, wholeQuestion: false },
 };
 
 /** The verdicts of the remote path (the SDK's selected sources gated by the server), one per case. */

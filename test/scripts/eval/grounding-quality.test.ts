@@ -9,12 +9,14 @@ import { extraCases, pageCases, rates, remoteVerdicts, squadCases, type GateCase
 // The grounding eval guarded in CI (issue 16.6): the product gate on the held-out halves of the real-page set
 // (eval/pages, 259 questions over 27 pages) and of SQuAD 2.0 (3,222 decisions over 8 articles), a few seconds.
 // SQuAD's floors are the goals of docs/grounding.md (balanced accuracy ≥ 0.92, false refusals ≤ 4 %, off-topic
-// accepted ≤ 12 %). On real pages held-out the goals are NOT met (docs/grounding.md: 0.883 / 7.3 % / 16.0 %): the
-// floors there are that measured level less a margin of about two points, so that a change making the gate worse on
-// real pages fails here. The development half (the gate was tuned on it, so its figures are no quality claim) is held
+// accepted ≤ 12 %). On real pages held-out the goals are NOT met (docs/grounding.md: 0.883 / 7.3 % / 16.0 % when the
+// floors were first set; 0.902 / 7.3 % / 12.3 % whole page and 0.914 / 6.2 % / 11.1 % via the sources in session 9,
+// when balanced accuracy's floor was raised 0.86 → 0.88 and off-topic accepted's 18 → 16 %): the floors there are the
+// measured level less a margin of about two points (two questions), so that a change making the gate worse on real
+// pages fails here. The development half (the gate was tuned on it, so its figures are no quality claim) is held
 // to the goals as a regression guard.
 const GOAL = { balanced: 0.92, frr: 0.04, far: 0.12 };
-const REAL_PAGES_FLOOR = { balanced: 0.86, frr: 0.095, far: 0.18 };
+const REAL_PAGES_FLOOR = { balanced: 0.88, frr: 0.095, far: 0.16 };
 
 describe('grounding quality (held-out halves)', function () {
   // The third-party evaluation data lives beside the project (../shared/eval, or KIT_SHARED_EVAL), not in it: a clone
