@@ -44,22 +44,21 @@ export function sentenceFacts(corpus: Corpus, s: number, lex: Lexicon): number {
   return f;
 }
 
+/** The kinds of answer `text` holds, read with `lex`. */
 function factsOf(text: string, lex: Lexicon): number {
-  {
-    let f = DONE;
-    if (MONEY_RE.test(text)) f |= MONEY;
-    if (HOURS_RE.test(text)) f |= HOURS;
-    if (TIME_RE.test(text)) f |= TIME;
-    if (AMOUNT_RE.test(text)) f |= AMOUNT;
-    if (CONTACT_RE.test(text)) f |= CONTACT;
-    for (const w of tokenize(text)) {
-      if (lex.has('currency', w)) f |= MONEY;
-      if (lex.has('clock', w)) f |= HOURS;
-      if (lex.has('dates', w) || lex.has('clock', w)) f |= TIME;
-      if (lex.has('numbers', w)) f |= AMOUNT;
-    }
-    return f;
+  let f = DONE;
+  if (MONEY_RE.test(text)) f |= MONEY;
+  if (HOURS_RE.test(text)) f |= HOURS;
+  if (TIME_RE.test(text)) f |= TIME;
+  if (AMOUNT_RE.test(text)) f |= AMOUNT;
+  if (CONTACT_RE.test(text)) f |= CONTACT;
+  for (const w of tokenize(text)) {
+    if (lex.has('currency', w)) f |= MONEY;
+    if (lex.has('clock', w)) f |= HOURS;
+    if (lex.has('dates', w) || lex.has('clock', w)) f |= TIME;
+    if (lex.has('numbers', w)) f |= AMOUNT;
   }
+  return f;
 }
 
 // A currency named in a question, by its sign: "what does it cost in euros" is answered by "€149".

@@ -156,8 +156,9 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
 }
 
 /**
- * One sentence of the window holds an answer of `kind` (a price) and one of the question's content words: the kind
- * asked for is written of the thing asked about. "How much is a room at The London West Hollywood?" on a story whose
+ * One sentence of the window holds an answer of `kind` (a price, opening hours) and one of the question's content
+ * words other than the words naming the kind (`kindIds`: "cost", "hours"): the kind asked for is written of the
+ * thing asked about. "How much is a room at The London West Hollywood?" on a story whose
  * only price is the stolen dress's ("It's valued at $150,000.") is refused; "How much will the game cost?" meets "$10
  * … compared to the $0 people pay for most mobile games". Words of the page's title get no exemption here: a
  * page's own subject is not what every price on it is the price of.

@@ -127,9 +127,7 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   }
   if (!asksWhoOrWhy) {
     // A price: "how much does it cost", "combien coûte", "多少钱", "what is the fee", "how much are tickets".
-    if ((money && !howMany) || (priceByBe && howMuch)) {
-      types.add('money'); types.delete('amount');
-    }
+    if ((money && !howMany) || (priceByBe && howMuch)) { types.add('money'); types.delete('amount'); }
     // Opening hours: "opening hours", "horaires", or "what time / when does it open".
     // ("When did the plant open?" asks for a date.)
     if (hours || (opening && (clock || types.has('time')) && !words.some((w) => PAST.has(w)))) types.add('hours');
