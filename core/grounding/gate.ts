@@ -144,7 +144,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     instructions: (options.instructions ?? GROUNDING_DEFAULTS.instructions) && corpus.language === 'en' && intent.types.has('howto') && VISITOR_HOWTO.test(q.words.join(' ')),
     asked,
     kindInSentence: options.kindInSentence ?? GROUNDING_DEFAULTS.kindInSentence,
-    kindIds: content.filter((c) => c.id !== undefined && KIND_LISTS.some((l) => q.lexicon.has(l, c.word))).map((c) => c.id!),
+    kindIds: intent.types.has('money') || intent.types.has('hours') ? content.filter((c) => c.id !== undefined && KIND_LISTS.some((l) => q.lexicon.has(l, c.word))).map((c) => c.id!) : [],
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
   let best: PageVerdict | null = null;

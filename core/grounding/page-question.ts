@@ -107,6 +107,12 @@ export function hasSelfPhrasing(words: readonly string[], lex: Lexicon, elided: 
 // *份*报告", "這*則*報導"): grammar, no topic (session 9).
 const CLASSIFIERS = new Set(['条', '條', '篇', '则', '則', '份', '本', '部', '段', '个', '個', '项', '項']);
 
+/** True when one of `words` points at the page ("this", "here", "article"…). */
+export function hasDeictic(words: readonly string[], lex: Lexicon): boolean {
+  for (const w of words) if (DEICTIC.has(w) || lex.has('pageDeictic', w)) return true;
+  return false;
+}
+
 /** The page-self words of {@link hasSelfPhrasing}: they are no topic words of the question. */
 export function isSelfWord(w: string, lex: Lexicon): boolean {
   return CLASSIFIERS.has(w) || INTENT.has(w) || lex.has('pageIntent', w) || DEICTIC.has(w) || lex.has('pageDeictic', w) || lex.has('selfNouns', w) || lex.has('selfTopics', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||

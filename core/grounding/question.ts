@@ -2,7 +2,7 @@ import type { Corpus } from '../text/corpus.js';
 import { detectLanguage, type Language } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
-import { determinerLexicon, elidedNouns, hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
+import { determinerLexicon, elidedNouns, hasDeictic, hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
 import { resourcesFor } from '../text/resources.js';
 import { questionIntent, type IntentOptions, type QuestionIntent } from './intent.js';
 import { questionLexicon, type Lexicon } from './lexicon.js';
@@ -45,7 +45,7 @@ export function analyzeQuestion(corpus: Corpus, question: string, options: { rea
   // "What is being advertised here?", "what product is this about?": a word pointing at the page and one other word —
   // common, no name, no word of what visitors ask for — ask about the page, when the question asks for no kind of
   // answer ("How much is it?" asks a price, "How do I post a job?" steps; session 9).
-  if ((options.pageDeictic ?? GROUNDING_DEFAULTS.pageDeictic) && (options.selfPhrasings ?? true) && intent.types.size === 0) {
+  if ((options.pageDeictic ?? GROUNDING_DEFAULTS.pageDeictic) && (options.selfPhrasings ?? true) && intent.types.size === 0 && hasDeictic(words, lex)) {
     const oneWord = (w: string): boolean => !names.has(w) && !GATE_LISTS.some((l) => lex.has(l, w)) && rankOf(corpus.resources.stem(w), w, corpus.resources) <= GROUNDING_DEFAULTS.selfCommonRank;
     if (isPageQuestionWords(words, corpus.resources, qLang, lex, oneWord)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
   }
