@@ -28,19 +28,35 @@ export function passageFacts(corpus: Corpus, p: number, lex: Lexicon): number {
   if (f === 0) {
     const passage = corpus.passages[p]!;
     const text = p === 0 || corpus.passages[p - 1]!.page !== passage.page ? `${passage.title}\n${passage.text}` : passage.text;
-    f = DONE;
-    if (MONEY_RE.test(text)) f |= MONEY;
-    if (HOURS_RE.test(text)) f |= HOURS;
-    if (TIME_RE.test(text)) f |= TIME;
-    if (AMOUNT_RE.test(text)) f |= AMOUNT;
-    if (CONTACT_RE.test(text)) f |= CONTACT;
-    for (const w of tokenize(text)) {
-      if (lex.has('currency', w)) f |= MONEY;
-      if (lex.has('clock', w)) f |= HOURS;
-      if (lex.has('dates', w) || lex.has('clock', w)) f |= TIME;
-      if (lex.has('numbers', w)) f |= AMOUNT;
-    }
+    f = factsOf(text, lex);
     flags[p] = f;
+  }
+  return f;
+}
+
+const sentenceCache = new WeakMap<Corpus, Uint8Array>();
+/** The kinds of answer sentence `s` of `corpus` holds (as {@link passageFacts}, for one sentence; no title). */
+export function sentenceFacts(corpus: Corpus, s: number, lex: Lexicon): number {
+  let flags = sentenceCache.get(corpus);
+  if (!flags) { flags = new Uint8Array(corpus.sentences.length); sentenceCache.set(corpus, flags); }
+  let f = flags[s]!;
+  if (f === 0) flags[s] = f = factsOf(corpus.sentences[s]!.text, lex);
+  return f;
+}
+
+/** The kinds of answer `text` holds, read with `lex`. */
+function factsOf(text: string, lex: Lexicon): number {
+  let f = DONE;
+  if (MONEY_RE.test(text)) f |= MONEY;
+  if (HOURS_RE.test(text)) f |= HOURS;
+  if (TIME_RE.test(text)) f |= TIME;
+  if (AMOUNT_RE.test(text)) f |= AMOUNT;
+  if (CONTACT_RE.test(text)) f |= CONTACT;
+  for (const w of tokenize(text)) {
+    if (lex.has('currency', w)) f |= MONEY;
+    if (lex.has('clock', w)) f |= HOURS;
+    if (lex.has('dates', w) || lex.has('clock', w)) f |= TIME;
+    if (lex.has('numbers', w)) f |= AMOUNT;
   }
   return f;
 }

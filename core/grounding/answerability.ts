@@ -1,7 +1,7 @@
 import type { Corpus } from '../text/corpus.js';
 import { resourcesFor } from '../text/resources.js';
 import type { QuestionIntent } from './intent.js';
-import { passageFacts, MONEY, HOURS, TIME, AMOUNT, CONTACT } from './answer-types.js';
+import { passageFacts, sentenceFacts, MONEY, HOURS, TIME, AMOUNT, CONTACT } from './answer-types.js';
 import { lexiconOf, type Lexicon } from './lexicon.js';
 import type { ContentWord, PageVerdict } from './evidence.js';
 import { lowerBound } from './postings.js';
@@ -30,6 +30,10 @@ export interface VerdictSettings {
    * ("now", "current" / "next", "upcoming"); the window must hold one of each.
    */
   readonly now: readonly (readonly number[])[];
+  /** A price or opening hours asked for must be written in a sentence that holds one of the question's words (session 9). */
+  readonly kindInSentence: boolean;
+  /** Term ids of the question's words that name the kind asked for ("cost", "price", "opening", "hours"): no thing of their own. */
+  readonly kindIds: readonly number[];
 }
 
 /**
@@ -114,6 +118,8 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
   if (types.has('money') && !(f & MONEY)) return false;
+  if (settings.kindInSentence && types.has('money') && !kindMeetsObject(corpus, p, next, MONEY, content, settings.kindIds)) return false;
+  if (settings.kindInSentence && types.has('hours') && !kindMeetsObject(corpus, p, next, HOURS, content, settings.kindIds)) return false;
   if (types.has('hours') && !(f & HOURS)) return false;
   if (types.has('time') && !(f & TIME)) return false;
   if (types.has('amount') && !(f & AMOUNT)) return false;
@@ -150,14 +156,38 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
 }
 
 /**
+ * One sentence of the window holds an answer of `kind` (a price, opening hours) and one of the question's content
+ * words other than the words naming the kind (`kindIds`: "cost", "hours"): the kind asked for is written of the
+ * thing asked about. "How much is a room at The London West Hollywood?" on a story whose
+ * only price is the stolen dress's ("It's valued at $150,000.") is refused; "How much will the game cost?" meets "$10
+ * … compared to the $0 people pay for most mobile games". Words of the page's title get no exemption here: a
+ * page's own subject is not what every price on it is the price of.
+ */
+function kindMeetsObject(corpus: Corpus, p: number, next: number, kind: number, content: readonly ContentWord[], kindIds: readonly number[]): boolean {
+  const others: number[] = [];
+  for (const c of content) if (c.id !== undefined && !kindIds.includes(c.id)) others.push(c.id);
+  if (others.length === 0) return false;
+  const lex = passageLexicon(corpus);
+  const from = corpus.passages[p]!.firstSentence;
+  const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
+  const to = last.firstSentence + last.sentenceCount;
+  for (let s = from; s < to; s++) {
+    if (!(sentenceFacts(corpus, s, lex) & kind)) continue;
+    const t = corpus.sentences[s]!.terms;
+    for (const id of others) if (t.includes(id)) return true;
+  }
+  return false;
+}
+
+/**
  * For a question that asks only for a kind of answer about the pages' own subject — how to reach the site ("how do
  * I contact you?", "what is your phone number?"), what it costs ("how much is it in euros?") — the pages answer it
  * when one of their passages holds that kind (an email address or a phone number; a price, in the sign of a
  * currency the question names when it names one the pages never write out).
  */
-export function holdsKind(corpus: Corpus, kind: 'contact' | 'money', signs: readonly string[] = []): boolean {
+export function holdsKind(corpus: Corpus, kind: 'contact' | 'money' | 'hours', signs: readonly string[] = []): boolean {
   const lex = passageLexicon(corpus);
-  const flag = kind === 'contact' ? CONTACT : MONEY;
+  const flag = kind === 'contact' ? CONTACT : kind === 'hours' ? HOURS : MONEY;
   for (let p = 0; p < corpus.passages.length; p++) {
     if (!(passageFacts(corpus, p, lex) & flag)) continue;
     const text = corpus.passages[p]!.text;

@@ -25,4 +25,7 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   instructions: true,
   titleCase: true,
   wholeQuestion: true,
+  pageDeictic: true,
+  lightVerbs: true,
+  kindInSentence: true,
 });

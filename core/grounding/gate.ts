@@ -3,6 +3,7 @@ import type { Corpus } from '../text/corpus.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
 import { pageVerdicts, type PageVerdict } from './evidence.js';
 import { analyzeQuestion, type QuestionAnalysis } from './question.js';
+import { asksWhy } from './intent.js';
 import { holdsKind, isAnswerable, timeTerms, type VerdictSettings } from './answerability.js';
 import { lexiconOf, type Lexicon } from './lexicon.js';
 import { resourcesFor, type LanguageResources } from '../text/resources.js';
@@ -60,6 +61,20 @@ export interface GroundingOptions {
    * (and the kind of answer it asks for). Default true; before session 8, contact questions only.
    */
   readonly wholeQuestion?: boolean;
+  /**
+   * A word pointing at the page ("here", "this", "it") with one other word, a common one that is no name and no
+   * gate word ("what is being *advertised* here?", "what *product* is this about?"): a question about the page.
+   * Default true (session 9).
+   */
+  readonly pageDeictic?: boolean;
+  /** "How do I *get* my bookmarks?": the light verb a how-to's action hides behind only frames it. Default true (session 9). */
+  readonly lightVerbs?: boolean;
+  /**
+   * A price or opening hours asked for must be written in a sentence of the answering window that holds one of the
+   * question's words: "How much is a room at the hotel?" is not answered by "It's valued at $150,000" (a dress).
+   * Default true (session 9).
+   */
+  readonly kindInSentence?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
 }
@@ -128,6 +143,8 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     actionIds: actionTerms(corpus, intent.action, intent.alternatives),
     instructions: (options.instructions ?? GROUNDING_DEFAULTS.instructions) && corpus.language === 'en' && intent.types.has('howto') && VISITOR_HOWTO.test(q.words.join(' ')),
     asked,
+    kindInSentence: options.kindInSentence ?? GROUNDING_DEFAULTS.kindInSentence,
+    kindIds: intent.types.has('money') || intent.types.has('hours') ? content.filter((c) => c.id !== undefined && KIND_LISTS.some((l) => q.lexicon.has(l, c.word))).map((c) => c.id!) : [],
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
   let best: PageVerdict | null = null;
@@ -161,6 +178,9 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   }
   return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
 }
+
+// Words naming the kind of answer asked for (a price, opening hours): they frame it, they name no thing of their own.
+const KIND_LISTS = ['money', 'currency', 'hours', 'opening', 'clockAsk'] as const;
 
 // A how-to asked for oneself ("how do I", "how can we", "where can I", "how to"), not "how would one…" nor "who
 // instructs members how to vote".
@@ -202,6 +222,8 @@ function timesAsked(corpus: Corpus, q: QuestionAnalysis): (readonly number[])[] 
   const out: (readonly number[])[] = [];
   // A site's prices, opening hours and contacts are written as today's: "what is the current price?" needs no "now".
   const present = !(q.intent.types.has('money') || q.intent.types.has('hours') || q.intent.types.has('contact'));
+  // "Why not release now…?" asks for a reason, not for the state of things at a time (session 9).
+  if (asksWhy(q.words)) return out;
   for (const list of ['current', 'upcoming'] as const) {
     if ((list === 'upcoming' || present) && q.words.some((w) => lex.has(list, w))) out.push(timeTerms(corpus, list));
   }
@@ -214,9 +236,11 @@ function timesAsked(corpus: Corpus, q: QuestionAnalysis): (readonly number[])[] 
  * does it cost in euros?", "what are the fees?"). Such a question is about the pages' own subject. A currency word the
  * pages never write out must be found as its sign.
  */
-function askedKindOnly(q: QuestionAnalysis): { kind: 'contact' | 'money'; signs: string[] } | null {
+function askedKindOnly(q: QuestionAnalysis): { kind: 'contact' | 'money' | 'hours'; signs: string[] } | null {
   const { content, intent, lexicon } = q;
   if (intent.types.has('contact')) return content.length === 0 ? { kind: 'contact', signs: [] } : null;
+  // "What are your opening hours?", "When are you open?": the site's own hours (session 9).
+  if (intent.types.has('hours') && !intent.types.has('money')) return content.every((c) => lexicon.has('hours', c.word) || lexicon.has('opening', c.word)) ? { kind: 'hours', signs: [] } : null;
   if (!intent.types.has('money') || intent.types.size > 1) return null;
   const signs: string[] = [];
   for (const c of content) {

@@ -38,6 +38,10 @@ const LIGHT_VERBS = set('get make go have be take do');
 // ("Why is the oil sold at a higher *price*?", "Who was in *charge* of the army?"). Interrogatives of the
 // languages with packs ("por qué" is two words: "por" before a question word).
 const WHY = set('why pourquoi warum weshalb wieso porque porquê 为什么 為什麼 なぜ 何故');
+/** True when the question asks for a reason ("why…", "pourquoi…", "por qué…"). */
+export function asksWhy(words: readonly string[]): boolean {
+  return words.some((w, i) => WHY.has(w) || (w === 'por' && QUESTION_WORDS.has(words[i + 1] ?? '')));
+}
 const WHO = set('who whom whose qui wer wen wem wessen quien quienes quem 谁 誰');
 // An English idiom where a money word names no price ("in charge of").
 const NOT_MONEY_AFTER = set('in');
@@ -75,6 +79,8 @@ export interface IntentOptions {
   readonly phrasalVerbs?: boolean;
   /** "What does the word X mean?": the meaning words only frame. Default true. */
   readonly definitions?: boolean;
+  /** "How do I *get* my bookmarks?": the light verb before a how-to's action only frames it. Default true. */
+  readonly lightVerbs?: boolean;
 }
 
 export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean, names: ReadonlySet<string> = NONE, options: IntentOptions = {}): QuestionIntent {
@@ -131,6 +137,15 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   // "How do I contact you?" asks for an address or a number, not for steps.
   const at = howToAction(words, lex, isStopword);
   let action = at < 0 ? null : words[at]!;
+  // "How do I *get* my bookmarks?": the light verb the action hides behind is no word of the thing asked about (it
+  // was weighed as one, and had to share a sentence with the action).
+  // A name is no action: in "How do I *get* to Facebook?" the light verb is the action (getting somewhere), and stays.
+  if (options.lightVerbs !== false && at > 0) {
+    const light: string[] = [];
+    for (let k = at - 1; k >= 0 && (LIGHT_VERBS.has(words[k]!) || isStopword(words[k]!) || isLetter(words[k]!)); k--) if (LIGHT_VERBS.has(words[k]!)) light.push(words[k]!);
+    if (!names.has(action!)) for (const w of light) frame.add(w);
+    else if (light.length > 0) action = light[0]!;
+  }
   if (action !== null && lex.has('contact', action)) { contact = true; frame.add(action); action = null; }
   // "Who should I contact about refunds?" asks for a person.
   if (contact && !asksWhoOrWhy) types.add('contact');

@@ -9,7 +9,8 @@ import { lexiconOf, questionLexicon, type Lexicon } from './lexicon.js';
 const INTENT = words(`summarise summarize summarising summarizing summarised summarized summary summaries sum tldr tl dr overview
   recap gist outline synopsis abstract eli5 takeaways takeaway highlights points`);
 // Verbs that ask about a topic: they make a page question only together with a word pointing at the page.
-const ABOUT = words('think thinks changed show shows showed by about explain explains describe describes tell say says said cover covers discuss discusses mean means happen happens happened happening');
+const ABOUT = words(`think thinks changed show shows showed by about explain explains describe describes tell say says said cover covers discuss discusses mean means happen happens happened happening
+  argue argues argued claim claims claimed suggest suggests suggested`);
 const DEICTIC = words('this it here page webpage article site website document doc text post content contents');
 // Politeness and framing that may surround a page question without making it about something else.
 const FILLER = words(`me us please pls give can could would you quick quickly brief briefly short shortly main key important
@@ -33,8 +34,10 @@ export function isPageQuestion(question: string, lang: Language = 'en'): boolean
  * {@link isPageQuestion} over already normalised words, with the page's language resources (a corpus's own) and
  * the question's language `qLang` known.
  */
-export function isPageQuestionWords(words: readonly string[], page: LanguageResources, qLang: Language, lex: Lexicon): boolean {
+export function isPageQuestionWords(words: readonly string[], page: LanguageResources, qLang: Language, lex: Lexicon, oneWord?: (w: string) => boolean): boolean {
+  // `oneWord`: a word that, alone beside a word pointing at the page, leaves the question about the page (session 9).
   let intent = false;
+  let other: string | null = null;
   let about = false;
   let deictic = false;
   let topic = false; // "what is the main idea?", "quel est le thème ?": what the page argues or is about, and nothing else
@@ -44,8 +47,11 @@ export function isPageQuestionWords(words: readonly string[], page: LanguageReso
     else if (ABOUT.has(w) || lex.has('pageAbout', w)) about = true;
     else if (DEICTIC.has(w) || lex.has('pageDeictic', w)) deictic = true;
     else if (FILLER.has(w) || lex.has('pageFiller', w) || page.isStopword(w) || isStopword(w, qLang) || isStopword(w, 'en')) continue;
+    else if (oneWord && other === null && oneWord(w)) other = w;
     else return false; // a word about something else: "summarise the refund policy" is a normal question
   }
+  // With `oneWord` (a question asking for no kind of answer): that word and a word pointing at the page.
+  if (other !== null) return deictic;
   // "What happened?", "what does it say?": an about-verb with nothing else asks about the page.
   return intent || topic || about;
 }
@@ -97,8 +103,18 @@ export function hasSelfPhrasing(words: readonly string[], lex: Lexicon, elided: 
   return false;
 }
 
+// Chinese measure words that stand between a demonstrative and a noun naming a text ("这*条*新闻", "这*篇*文章", "这
+// *份*报告", "這*則*報導"): grammar, no topic (session 9).
+const CLASSIFIERS = new Set(['条', '條', '篇', '则', '則', '份', '本', '部', '段', '个', '個', '项', '項']);
+
+/** True when one of `words` points at the page ("this", "here", "article"…). */
+export function hasDeictic(words: readonly string[], lex: Lexicon): boolean {
+  for (const w of words) if (DEICTIC.has(w) || lex.has('pageDeictic', w)) return true;
+  return false;
+}
+
 /** The page-self words of {@link hasSelfPhrasing}: they are no topic words of the question. */
 export function isSelfWord(w: string, lex: Lexicon): boolean {
-  return INTENT.has(w) || lex.has('pageIntent', w) || DEICTIC.has(w) || lex.has('pageDeictic', w) || lex.has('selfNouns', w) || lex.has('selfTopics', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||
+  return CLASSIFIERS.has(w) || INTENT.has(w) || lex.has('pageIntent', w) || DEICTIC.has(w) || lex.has('pageDeictic', w) || lex.has('selfNouns', w) || lex.has('selfTopics', w) || lex.has('selfVerbs', w) || ABOUT.has(w) || FILLER.has(w) || lex.has('pageAbout', w) ||
     lex.has('pageFiller', w) || (CJK.test(w) && (lex.within('selfNouns', w) || lex.within('selfTopics', w)));
 }

@@ -2,7 +2,7 @@ import type { Corpus } from '../text/corpus.js';
 import { detectLanguage, type Language } from '../text/language.js';
 import { isStopword } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
-import { determinerLexicon, elidedNouns, hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
+import { determinerLexicon, elidedNouns, hasDeictic, hasSelfPhrasing, isPageQuestionWords, isSelfWord } from './page-question.js';
 import { resourcesFor } from '../text/resources.js';
 import { questionIntent, type IntentOptions, type QuestionIntent } from './intent.js';
 import { questionLexicon, type Lexicon } from './lexicon.js';
@@ -27,8 +27,12 @@ export interface QuestionAnalysis {
   readonly missingModels: readonly string[];
 }
 
+// Lists of what visitors ask for (a price, opening hours, a way to reach someone, a ticket, a time, a number): a word
+// of them beside "this" or "here" asks for that thing, not about the page ("what's the price here?").
+const GATE_LISTS = ['money', 'hours', 'contact', 'contactMeans', 'contactDetail', 'asked', 'current', 'upcoming', 'numbers', 'currency', 'clock', 'dates'] as const;
+
 /** Reads `question` against `corpus` as the gate does (`answerability` and `selfPhrasings` as in GroundingOptions). */
-export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean; readonly titleCase?: boolean } & IntentOptions = {}): QuestionAnalysis {
+export function analyzeQuestion(corpus: Corpus, question: string, options: { readonly pageDeictic?: boolean; readonly answerability?: boolean; readonly selfPhrasings?: boolean; readonly modelNumbers?: boolean; readonly titleCase?: boolean } & IntentOptions = {}): QuestionAnalysis {
   const lang = corpus.language;
   const { words, terms } = corpus.analyze(question);
   const qLang = detectLanguage(words, lang);
@@ -38,6 +42,13 @@ export function analyzeQuestion(corpus: Corpus, question: string, options: { rea
   const base = { words, language: qLang, names, lexicon: lex };
   if (isPageQuestionWords(words, corpus.resources, qLang, lex)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
   const intent: QuestionIntent = options.answerability === false ? NO_INTENT : questionIntent(words, lex, isStop, names, options);
+  // "What is being advertised here?", "what product is this about?": a word pointing at the page and one other word —
+  // common, no name, no word of what visitors ask for — ask about the page, when the question asks for no kind of
+  // answer ("How much is it?" asks a price, "How do I post a job?" steps; session 9).
+  if ((options.pageDeictic ?? GROUNDING_DEFAULTS.pageDeictic) && (options.selfPhrasings ?? true) && intent.types.size === 0 && hasDeictic(words, lex)) {
+    const oneWord = (w: string): boolean => !names.has(w) && !GATE_LISTS.some((l) => lex.has(l, w)) && rankOf(corpus.resources.stem(w), w, corpus.resources) <= GROUNDING_DEFAULTS.selfCommonRank;
+    if (isPageQuestionWords(words, corpus.resources, qLang, lex, oneWord)) return { ...base, pageQuestion: true, intent: NO_INTENT, content: [], missingModels: [] };
+  }
   const content: ContentWord[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < words.length; i++) {

@@ -51,6 +51,22 @@ export async function pageCases(split: 'dev' | 'heldout'): Promise<GateCase[]> {
   return out;
 }
 
+/**
+ * Session 9's extra development questions (scripts/eval/experiments/gate-extra-questions.txt: 128 questions over 14
+ * Readability pages that eval/pages/questions.txt does not use), each page a one-page corpus. Development only.
+ */
+export async function extraCases(): Promise<GateCase[]> {
+  const cs = loadPageCases(join(shared, 'pages'), join(root, 'scripts', 'eval', 'experiments', 'gate-extra-questions.txt'));
+  const corpora = new Map<string, Corpus>();
+  const out: GateCase[] = [];
+  for (const c of cs) {
+    let corpus = corpora.get(c.case);
+    if (!corpus) { corpus = await prepareCorpus([{ url: `eval:${c.case}`, title: c.title, text: c.page }]); corpora.set(c.case, corpus); }
+    out.push({ corpus, text: `${c.title}\n\n${c.page}`, question: c.question, expect: c.kind === 'answerable' || c.kind === 'page' ? 'answer' : 'refuse', kind: c.kind });
+  }
+  return out;
+}
+
 /** SQuAD's cases of one half: each answerable question against its article, and against one other (fixed seed). */
 export async function squadCases(half: 'tune' | 'heldout'): Promise<GateCase[]> {
   const arts = loadSquad(join(shared, 'squad', 'dev-v2.0.cs224n-half.json')).filter((_, i) => i % 2 === (half === 'tune' ? 0 : 1));
@@ -117,7 +133,11 @@ export const VARIANTS: Record<string, GroundingOptions> = {
   '− a visitor\'s how-to answered by instructions (you / steps / the imperative; English)': { instructions: false },
   '− names in a mostly capitalised question with a lower-case word ("Who captured Fort Beausejour?")': { titleCase: false },
   '− a whole question of common words met in one window passes on weak evidence (contact questions only)': { wholeQuestion: false },
-  'previous gate (none of the above)': { selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false, wholeQuestion: false },
+  'session 8\'s gate (session 9\'s three options off; the why-question, measure-word and about-verb corrections stay)': { pageDeictic: false, lightVerbs: false, kindInSentence: false },
+  '− a word pointing at the page with one common word ("what is being advertised here?"; session 9)': { pageDeictic: false },
+  '− a how-to\'s light verb only frames it ("how do I get my bookmarks"; session 9)': { lightVerbs: false },
+  '− a price or opening hours asked for in a sentence with a question word (session 9)': { kindInSentence: false },
+  'previous gate (none of the above)': { pageDeictic: false, lightVerbs: false, kindInSentence: false, selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false, wholeQuestion: false },
 };
 
 /** The verdicts of the remote path (the SDK's selected sources gated by the server), one per case. */

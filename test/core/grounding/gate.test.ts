@@ -371,6 +371,56 @@ describe('checkGrounding', () => {
     const d = process.cpuUsage(t0);
     expect((d.user + d.system) / 1000 / 200).to.be.lessThan(1);
   });
+
+  it('reads a word pointing at the page with one common word as a page question, unless it asks for a kind of answer (pageDeictic, session 9)', () => {
+    const shop = buildCorpus([{ url: 'https://shop.example/grinder', title: 'Burr grinder', text: 'Our burr grinder has 40 grind settings and a steel body. It costs $129 and ships in two days. Clean the burrs once a month with the brush.' }]);
+    for (const q of ['What is being advertised here?', 'What product is this about?']) {
+      expect(checkGrounding(shop, q), q).to.include({ grounded: true, reason: 'page_question' });
+      expect(checkGrounding(shop, q, { pageDeictic: false }).reason, q).to.not.equal('page_question');
+    }
+    expect(checkGrounding(shop, 'What does the author argue?')).to.include({ grounded: true, reason: 'page_question' });
+    // A kind of answer asked (a price, steps), a name, or a rare word: no page question.
+    for (const q of ['How much is it?', 'How do I post a job?', 'What is Hamlet here?', 'What is this dodecahedron about?']) expect(checkGrounding(shop, q).reason, q).to.not.equal('page_question');
+  });
+
+  it('reads a Chinese measure word between a demonstrative and a page-kind noun as grammar (session 9)', () => {
+    const zh = buildCorpus([{ url: 'https://news.example/ai', title: '人工智能新进展', text: '研究人员开发出一款能够用自己的记忆学习新知识的计算机。它可以回答复杂的问题。' }]);
+    for (const q of ['这条新闻说了什么？', '这篇报道讲什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
+  });
+
+  it('reads the light verb before a how-to\'s action as framing ("how do I get my bookmarks", lightVerbs, session 9)', () => {
+    const page = buildCorpus([{ url: 'https://browser.example/dev', title: 'Welcome to Developer Edition', text: 'Get to know the features that make it the most complete browser for building the Web.\n\nDeveloper Edition comes with a new profile so you can run it alongside other versions.\n\nTo access your bookmarks, browsing history and more, you need to sync the profile with your existing account, or create a new one.\n\nThe Page Inspector lets you examine the HTML and CSS of any page.' }]);
+    expect(checkGrounding(page, 'How do I get my bookmarks in Developer Edition?').grounded).to.equal(true);
+    expect(checkGrounding(page, 'How do I get my bookmarks in Developer Edition?', { lightVerbs: false }).grounded).to.equal(false);
+  });
+
+  it('needs a price asked for in a sentence holding one of the question\'s words (kindInSentence, session 9)', () => {
+    const story = buildCorpus([{ url: 'https://news.example/dress', title: 'Pearl dress stolen', text: 'The actress\'s dress was taken out of her room at The London West Hollywood hotel. The dress is made of 6,000 white pearls.\n\nIt\'s valued at $150,000. Deputies looked at security footage on Thursday.' }]);
+    expect(checkGrounding(story, 'How much is a room at The London West Hollywood?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(story, 'How much is a room at The London West Hollywood?', { kindInSentence: false }).grounded).to.equal(true);
+    const game = buildCorpus([{ url: 'https://news.example/game', title: 'A phone game for $10', text: 'The game will launch on December 15. You can play a sample for free.\n\n$10 might seem like a bit much compared to the $0 people pay for most mobile games, but the game has many levels.' }]);
+    expect(checkGrounding(game, 'How much does the game cost?').grounded).to.equal(true);
+  });
+
+  it('answers a question made only of opening hours from a passage that gives them, and needs hours asked of a thing in its sentence (session 9)', () => {
+    const bakery = buildCorpus([{ url: 'https://bakery.example/', title: 'Corner Bakery', text: 'Corner Bakery bakes sourdough every morning.\n\nWe are open Monday to Friday from 7:00 to 18:00, and Saturday 8:00 to 13:00.\n\nOur croissants cost $2.50 each.' }]);
+    for (const q of ['What are your opening hours?', 'When are you open?']) expect(checkGrounding(bakery, q), q).to.include({ grounded: true, reason: 'matched' });
+    const story = buildCorpus([{ url: 'https://news.example/town', title: 'Town news', text: 'The town museum reopened after a long renovation. The mayor spoke at the ceremony.\n\nA new bakery nearby is open from 7:00 to 18:00.' }]);
+    expect(checkGrounding(story, 'What are your opening hours?').grounded).to.equal(true); // the site's own: any hours it gives
+    expect(checkGrounding(story, 'What are the opening hours of the museum?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(story, 'What are the opening hours of the museum?', { kindInSentence: false }).grounded).to.equal(true);
+    const none = buildCorpus([{ url: 'https://news.example/a', title: 'A story', text: 'Settlers reached the valley in 1820 from the east. A mill opened in 1835.' }]);
+    expect(checkGrounding(none, 'What are your opening hours?').grounded).to.equal(false);
+  });
+
+  it('reads no present time into a question asking why ("why not release now…?", session 9)', () => {
+    const parts: string[] = [];
+    for (let i = 0; i < 12; i++) parts.push(`Section ${i}: the team reviewed the roadmap, the graphics and the sound system for the coming months.`);
+    parts.push('Many would argue that we could just release instantly and let the players find the bugs for us, but we want to fix the most obvious problems in-house first.');
+    parts.push('Next week will be dedicated to playtesting. Right now the office is busy.');
+    const page = buildCorpus([{ url: 'https://game.example/fff', title: 'Friday Facts', text: parts.join('\n\n') }]);
+    expect(checkGrounding(page, 'Why not release now and let players find the bugs?').grounded).to.equal(true);
+  });
 });
 
 describe('refusalMessage', () => {

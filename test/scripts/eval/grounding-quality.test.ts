@@ -4,17 +4,19 @@ import { expect } from 'chai';
 import { checkGrounding } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
 import { loadPageCases, parseQuestions } from '../../../scripts/eval/build-pages-cases.js';
-import { pageCases, rates, remoteVerdicts, squadCases, type GateCase } from '../../../scripts/eval/grounding-report.js';
+import { extraCases, pageCases, rates, remoteVerdicts, squadCases, type GateCase } from '../../../scripts/eval/grounding-report.js';
 
 // The grounding eval guarded in CI (issue 16.6): the product gate on the held-out halves of the real-page set
 // (eval/pages, 259 questions over 27 pages) and of SQuAD 2.0 (3,222 decisions over 8 articles), a few seconds.
 // SQuAD's floors are the goals of docs/grounding.md (balanced accuracy ≥ 0.92, false refusals ≤ 4 %, off-topic
-// accepted ≤ 12 %). On real pages held-out the goals are NOT met (docs/grounding.md: 0.883 / 7.3 % / 16.0 %): the
-// floors there are that measured level less a margin of about two points, so that a change making the gate worse on
-// real pages fails here. The development half (the gate was tuned on it, so its figures are no quality claim) is held
+// accepted ≤ 12 %). On real pages held-out the goals are NOT met (docs/grounding.md: 0.883 / 7.3 % / 16.0 % when the
+// floors were first set; 0.902 / 7.3 % / 12.3 % whole page and 0.914 / 6.2 % / 11.1 % via the sources in session 9,
+// when balanced accuracy's floor was raised 0.86 → 0.88 and off-topic accepted's 18 → 16 %): the floors there are the
+// measured level less a margin of about two points (two questions), so that a change making the gate worse on real
+// pages fails here. The development half (the gate was tuned on it, so its figures are no quality claim) is held
 // to the goals as a regression guard.
 const GOAL = { balanced: 0.92, frr: 0.04, far: 0.12 };
-const REAL_PAGES_FLOOR = { balanced: 0.86, frr: 0.095, far: 0.18 };
+const REAL_PAGES_FLOOR = { balanced: 0.88, frr: 0.095, far: 0.16 };
 
 describe('grounding quality (held-out halves)', function () {
   // The third-party evaluation data lives beside the project (../shared/eval, or KIT_SHARED_EVAL), not in it: a clone
@@ -73,6 +75,23 @@ describe('grounding quality (held-out halves)', function () {
     expect(r.frr).to.be.at.most(REAL_PAGES_FLOOR.frr);
     expect(r.far).to.be.at.most(REAL_PAGES_FLOOR.far);
     expect(r.byKind['far']).to.be.at.most(0.05);
+  });
+
+  // Session 9's extra development questions (128 over 14 pages questions.txt does not use; written before any gate
+  // ran on them, then used to choose session 9's rules, so no quality claim either): measured 0.870 / 11.6 % / 14.3 %
+  // whole page and 0.911 / 5.8 % / 11.9 % via the sources when set; the floors are about two points below.
+  it('holds the extra development questions\' measured level, whole page and via the sources (a regression guard)', async () => {
+    const extra = await extraCases();
+    expect(extra.length).to.equal(128);
+    const whole = rates(extra, (c) => checkGrounding(c.corpus, c.question).grounded);
+    expect(whole.balanced).to.be.at.least(0.85);
+    expect(whole.frr).to.be.at.most(0.14);
+    expect(whole.far).to.be.at.most(0.17);
+    const remote = await remoteVerdicts(extra);
+    const sent = rates(extra, (c) => remote.get(c)!);
+    expect(sent.balanced).to.be.at.least(0.89);
+    expect(sent.frr).to.be.at.most(0.085);
+    expect(sent.far).to.be.at.most(0.145);
   });
 
   it('meets the goals on the real pages\' development half (tuned there: a regression guard, not a quality figure)', () => {
