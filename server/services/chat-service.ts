@@ -90,7 +90,7 @@ export interface ChatOutcome {
 export const PROMPT_OVERHEAD_TOKENS = 256;
 /** A reservation nobody settled (its process was killed) is released by the sweep after this long. */
 export const RESERVATION_TTL_MS = 15 * 60_000;
-/** Prepared corpora kept, keyed by the sources' content hash: at most this many ... */
+/** Prepared corpora kept, keyed by the sources' text: at most this many ... */
 const CORPUS_CACHE_ENTRIES = 256;
 /** ... and this many characters of source text in all. */
 const CORPUS_CACHE_CHARS = 16_000_000;
@@ -279,12 +279,13 @@ export class ChatService {
   }
 
   /**
-   * Resolves once every chat of `orgId` whose answer has ended in this process has its usage row settled: a usage
-   * reader on this replica then sees its own answered chats settled (the settlement follows the response, see `run`).
+   * Resolves once every chat of `orgId` (without it: of every organisation) whose answer has ended in this process
+   * has its usage row settled: a usage reader on this replica then sees its own answered chats settled (the
+   * settlement follows the response, see `run`).
    */
-  async settledFor(orgId: string): Promise<void> {
+  async settledFor(orgId?: string): Promise<void> {
     const pending: Promise<void>[] = [];
-    for (const entry of this.#inFlight) if (entry.orgId === orgId && entry.settling) pending.push(entry.settling);
+    for (const entry of this.#inFlight) if ((orgId === undefined || entry.orgId === orgId) && entry.settling) pending.push(entry.settling);
     if (pending.length > 0) await Promise.all(pending);
   }
 
@@ -342,7 +343,7 @@ export class ChatService {
 
   /**
    * The sources as the gate and the engine see them (masked when the operator asks) and their prepared corpus, from
-   * an LRU keyed by the sources' content hash: a visitor's conversation, and every visitor of one page, send the
+   * an LRU keyed by the sources' text: a visitor's conversation, and every visitor of one page, send the
    * same sources, which are then masked and indexed once.
    */
   #prepare(raw: readonly SourcePage[]): Promise<Prepared> {
