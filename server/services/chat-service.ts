@@ -330,7 +330,8 @@ export class ChatService {
         await sink.send({ type: 'done', finishReason: 'refused', usage: { inputTokens: 0, outputTokens: 0 } });
         return;
       }
-      const inputEstimate = estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
+      // Needed only when the engine's own count is not used (the cap cut it, or it failed mid-answer): built then.
+      const inputEstimate = (): number => estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
       await this.#stream(chat, sources, requestId, sink, controller, meter, inputEstimate);
     } finally {
       // The answer is final: the settlement goes to its (batched) statement and the response ends without waiting
@@ -387,7 +388,7 @@ export class ChatService {
    * Streams the engine's answer. The engine is given the chat's own signal (`controller`: aborted when the visitor
    * leaves, at shutdown, when the output cap is reached, and once the chat is over) — one controller per chat.
    */
-  async #stream(chat: AdmittedChat, sources: readonly SourcePage[], requestId: string, sink: ChatSink, controller: AbortController, meter: Meter, inputEstimate: number): Promise<void> {
+  async #stream(chat: AdmittedChat, sources: readonly SourcePage[], requestId: string, sink: ChatSink, controller: AbortController, meter: Meter, inputEstimate: () => number): Promise<void> {
     const maxOutputTokens = chat.plan.maxOutputTokens;
     // The cap holds on the stream whatever the engine does: at most this many characters (≈ 4 a token) are sent.
     const maxOutputChars = maxOutputTokens * 4;
@@ -422,7 +423,7 @@ export class ChatService {
             controller.abort(new Error('output cap reached'));
             meter.status = 'answered';
             meter.finishReason = 'length';
-            meter.inputTokens = inputEstimate;
+            meter.inputTokens = inputEstimate();
             meter.outputTokens = Math.min(maxOutputTokens, estimateTokens(streamed));
             await sink.send({ type: 'done', finishReason: 'length', usage: { inputTokens: meter.inputTokens, outputTokens: meter.outputTokens } });
             return;
@@ -448,7 +449,7 @@ export class ChatService {
     } catch (err) {
       // What the visitor saw is what is metered: the prompt went upstream once output began, and the output so far.
       if (streamed.length > 0) {
-        meter.inputTokens = inputEstimate;
+        meter.inputTokens = inputEstimate();
         meter.outputTokens = Math.min(maxOutputTokens, estimateTokens(streamed));
       }
       if (sink.signal.aborted && !(signal.reason instanceof ShutdownAbort)) {
