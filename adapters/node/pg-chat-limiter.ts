@@ -78,6 +78,14 @@ export interface PgChatLimiterOptions {
   readonly onSweepError?: (err: unknown) => void;
   /** Most settlements in one statement. Default 500. */
   readonly maxBatch?: number;
+  /**
+   * On PostgreSQL, how long (ms) a settlement waits for an admission statement of its organisation to take it along
+   * before it gets a statement of its own. Default 10; 0 = at the next turn of the event loop (as on PGlite, where
+   * settlements never ride). Nobody waits for a settlement on the response path (ChatService settles after the
+   * answer), so under load a chat costs its organisation's database about one statement per admission batch for both
+   * ends, and no settlement statement contends with the admissions for the month row's lock.
+   */
+  readonly settleDelayMs?: number;
 }
 
 const WINDOW_MS = 60_000;
@@ -359,6 +367,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   // prepared admission batch, embedded /chat measured 435 req/s in `npm run bench -- chat` against 1,715–2,009 without
   // (2026-11-27; why was not analysed — a generic plan of the usage_events update is the first suspect).
   const mergeSettlements = embeddedWorkerOf(knex) === null;
+  const settleDelayMs = mergeSettlements ? (options.settleDelayMs ?? 10) : 0;
 
   type Pending = { settlement: ChatSettlement; resolve: () => void; reject: (err: unknown) => void };
   const queues = new Map<string, { pending: Pending[]; running: boolean }>();
@@ -549,8 +558,12 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
         let queue = queues.get(settlement.orgId);
         if (!queue) queues.set(settlement.orgId, (queue = { pending: [], running: false }));
         queue.pending.push({ settlement, resolve, reject });
-        // Wait one tick so the chats ending together share a statement.
-        if (queue.pending.length === 1 && !queue.running) setImmediate(() => drainQueue(settlement.orgId));
+        // Wait one tick so the chats ending together share a statement — on PostgreSQL a little longer, for an
+        // admission statement of the organisation to take them along (settleDelayMs).
+        if (queue.pending.length === 1 && !queue.running) {
+          if (settleDelayMs > 0) setTimeout(() => drainQueue(settlement.orgId), settleDelayMs);
+          else setImmediate(() => drainQueue(settlement.orgId));
+        }
       });
     },
 

@@ -37,7 +37,7 @@ async function run(route: Route, authenticator: Authenticator, ctx: Context): Pr
     const limit = typeof route.bodyLimitBytes === 'function' ? route.bodyLimitBytes(auth as never) : (route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
     const raw = await readJsonBody(ctx, limit, route.bodyMediaTypes);
     if (raw === undefined && route.bodyRequired !== false) throw new KitError('invalid_request', 'body: a JSON body is required');
-    body = parse(route.body, raw, 'body');
+    body = (raw !== undefined ? route.fastBody?.(raw) : undefined) ?? parse(route.body, raw, 'body');
   }
   const result = await route.handler({ params, query, body, auth, requestId: String(ctx.state.requestId), ip: ctx.ip, ctx } as never);
   if (!result) return;
@@ -68,5 +68,19 @@ export function mountRoutes(routes: readonly Route[], authenticator: Authenticat
     }
     throw new KitError('not_found', 'No such route.');
   };
-  return [router.routes() as unknown as Middleware, fallback];
+  // Routes without path parameters are found by method and exact path in one map lookup, before the router tries its
+  // patterns one by one and composes a middleware chain for the request; anything else (HEAD, a trailing slash,
+  // another case, a parameter) goes through the router as before.
+  const exact = new Map<string, Route>();
+  for (const route of routes) {
+    const method = route.method.toUpperCase();
+    const path = `${API_PREFIX}${route.path}`;
+    // Only where the router itself would run this route alone (no other pattern matches the path).
+    if (!route.path.includes('{') && router.match(path, method).pathAndMethod.length === 1) exact.set(`${method} ${path}`, route);
+  }
+  const direct: Middleware = (ctx, next) => {
+    const route = exact.get(`${ctx.method} ${ctx.path}`);
+    return route ? run(route, authenticator, ctx as unknown as Context) : next();
+  };
+  return [direct, router.routes() as unknown as Middleware, fallback];
 }

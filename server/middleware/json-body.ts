@@ -29,7 +29,7 @@ function readLimited(ctx: Context, limit: number): Promise<Buffer> {
     };
     const onEnd = () => {
       cleanup();
-      resolve(Buffer.concat(chunks));
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
     const onError = () => {
       cleanup();
@@ -41,6 +41,11 @@ function readLimited(ctx: Context, limit: number): Promise<Buffer> {
   });
 }
 
+/** Decodes whole bodies (no streaming state is kept between calls, so one decoder serves every request). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** The Content-Type almost every JSON client sends, checked without parsing it. */
+const PLAIN_JSON = /^application\/json(?:; ?charset=(?:utf-?8|"utf-?8"))?$/i;
+
 /**
  * Reads a JSON request body of at most `limit` bytes: undefined when there is no body; `unsupported_media_type`
  * unless Content-Type is JSON in UTF-8; `payload_too_large` past the limit (announced or streamed);
@@ -48,10 +53,12 @@ function readLimited(ctx: Context, limit: number): Promise<Buffer> {
  */
 export async function readJsonBody(ctx: Context, limit: number, mediaTypes: readonly string[] = ['application/json']): Promise<unknown> {
   if (!hasBody(ctx)) return undefined;
-  const types = mediaTypes.includes('application/json') ? [...mediaTypes, '+json'] : [...mediaTypes];
-  if (!ctx.request.is(types)) throw new KitError('unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}.`);
-  const charset = ctx.request.charset;
-  if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') throw new KitError('unsupported_media_type', 'JSON bodies must be UTF-8.');
+  if (!(mediaTypes.includes('application/json') && PLAIN_JSON.test(ctx.get('content-type')))) {
+    const types = mediaTypes.includes('application/json') ? [...mediaTypes, '+json'] : [...mediaTypes];
+    if (!ctx.request.is(types)) throw new KitError('unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}.`);
+    const charset = ctx.request.charset;
+    if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') throw new KitError('unsupported_media_type', 'JSON bodies must be UTF-8.');
+  }
   const announced = Number(ctx.get('content-length') || 0);
   if (announced > limit) throw new KitError('payload_too_large', `The body is larger than ${limit} bytes.`);
 
@@ -59,7 +66,7 @@ export async function readJsonBody(ctx: Context, limit: number, mediaTypes: read
   ctx.state.rawBody = raw;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    text = UTF8.decode(raw);
   } catch {
     throw new KitError('invalid_request', 'The body is not valid UTF-8.');
   }

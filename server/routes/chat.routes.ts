@@ -21,7 +21,7 @@ const HttpUrl = z
   .max(2_048, 'must be at most 2048 characters')
   .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'must be an http(s) URL');
 
-const ChatBody = z
+export const ChatBody = z
   .strictObject({
     messages: z
       .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string() }))
@@ -42,6 +42,63 @@ const ChatBody = z
       .meta({ description: "The SDK's id of this conversation: logged questions are grouped (and deleted) by it." }),
   })
   .meta({ id: 'ChatRequest' });
+
+/** Results of the http(s) URL check of {@link HttpUrl} for the URLs seen lately (a page's sources repeat). */
+const urlChecks = new Map<string, boolean>();
+const URL_CHECKS_MAX = 1_000;
+
+function isHttpUrl(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length > 2_048) return false;
+  let ok = urlChecks.get(v);
+  if (ok === undefined) {
+    ok = URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol);
+    if (urlChecks.size >= URL_CHECKS_MAX) urlChecks.clear();
+    urlChecks.set(v, ok);
+  }
+  return ok;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Whether `v` has no key outside `allowed` (a strict object's rule). */
+function onlyKeys(v: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in v) if (!allowed.has(key)) return false;
+  return true;
+}
+const BODY_KEYS = new Set(['messages', 'sources', 'model', 'stream', 'page_url', 'conversation_id']);
+const MESSAGE_KEYS = new Set(['role', 'content']);
+const SOURCE_KEYS = new Set(['url', 'title', 'text']);
+const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * {@link ChatBody} checked by hand, for `/chat`'s every request: the body as the schema parses it (defaults applied),
+ * or undefined for anything it does not accept at once — the schema then decides and words the error. Accepts
+ * nothing the schema refuses (test/server/routes/chat-body.test.ts compares them).
+ */
+export function checkChatBody(raw: unknown): z.output<typeof ChatBody> | undefined {
+  if (!isRecord(raw) || !onlyKeys(raw, BODY_KEYS)) return undefined;
+  const { messages, sources, model = 'auto', stream = true, page_url: pageUrl, conversation_id: conversationId } = raw;
+  if (!Array.isArray(messages) || messages.length < 1 || messages.length > MAX_MESSAGES) return undefined;
+  for (const m of messages) {
+    if (!isRecord(m) || !onlyKeys(m, MESSAGE_KEYS) || (m.role !== 'user' && m.role !== 'assistant') || typeof m.content !== 'string') return undefined;
+  }
+  if (!Array.isArray(sources) || sources.length > MAX_SOURCES) return undefined;
+  for (const s of sources) {
+    if (!isRecord(s) || !onlyKeys(s, SOURCE_KEYS) || !isHttpUrl(s.url) || typeof s.title !== 'string' || s.title.length > 1_000 || typeof s.text !== 'string') return undefined;
+  }
+  if (typeof model !== 'string' || model.length > 100 || typeof stream !== 'boolean') return undefined;
+  if (pageUrl !== undefined && !isHttpUrl(pageUrl)) return undefined;
+  if (conversationId !== undefined && (typeof conversationId !== 'string' || !CONVERSATION_ID.test(conversationId))) return undefined;
+  const body: z.output<typeof ChatBody> = {
+    // Checked above to hold exactly the schema's keys and types: the parsed JSON's own arrays, no copy.
+    messages: messages as z.output<typeof ChatBody>['messages'],
+    sources: sources as z.output<typeof ChatBody>['sources'],
+    model,
+    stream,
+  };
+  if (pageUrl !== undefined) body.page_url = pageUrl as string;
+  if (conversationId !== undefined) body.conversation_id = conversationId;
+  return body;
+}
 
 const Usage = z.strictObject({ input_tokens: z.number().int(), output_tokens: z.number().int() });
 const ChatAnswer = z
@@ -86,6 +143,7 @@ export function chatRoutes({ config, chat, questionLog, assistant, logger }: Cha
       tags: ['Chat'],
       auth: { kind: 'key', kinds: ['publishable', 'secret'] },
       body: ChatBody,
+      fastBody: checkChatBody,
       bodyLimitBytes: (auth: KeyAuth) => config.plans[auth.orgTier].maxBodyBytes,
       responses: {
         200: {

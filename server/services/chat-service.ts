@@ -1,7 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { Logger } from 'pino';
 import type { ChatLimiter } from '../../adapters/node/pg-chat-limiter.js';
-import { createHash } from 'node:crypto';
 import { isKitError, KitError, type ServerErrorCode } from '../../core/errors/index.js';
 import { checkGrounding, refusalMessage } from '../../core/grounding/index.js';
 import type { InferenceEvent, InferencePort } from '../../core/ports/inference.port.js';
@@ -91,7 +90,7 @@ export interface ChatOutcome {
 export const PROMPT_OVERHEAD_TOKENS = 256;
 /** A reservation nobody settled (its process was killed) is released by the sweep after this long. */
 export const RESERVATION_TTL_MS = 15 * 60_000;
-/** Prepared corpora kept, keyed by the sources' content hash: at most this many ... */
+/** Prepared corpora kept, keyed by the sources' text: at most this many ... */
 const CORPUS_CACHE_ENTRIES = 256;
 /** ... and this many characters of source text in all. */
 const CORPUS_CACHE_CHARS = 16_000_000;
@@ -134,8 +133,14 @@ type Meter = {
 
 interface InFlight {
   readonly controller: AbortController;
+  readonly orgId: string;
+  /** The chat's settlement once its answer has ended (written after the response, see `run`). */
+  settling: Promise<void> | null;
   readonly finished: Promise<void>;
 }
+
+/** The abort reason of a chat's signal once the chat is over (one object: nothing to build per chat). */
+const CHAT_FINISHED = new Error('chat finished');
 
 /**
  * `POST /chat` (CONTRACT §4, §6): checks sizes, the plan, the session and the limits before any work; masks the
@@ -246,7 +251,9 @@ export class ChatService {
 
   /**
    * Answers an admitted chat into `sink` and meters it. Throws a KitError only before `sink.open()` (the engine
-   * failed before its first piece): the route then answers a plain JSON error.
+   * failed before its first piece): the route then answers a plain JSON error. Resolves once the answer has ended
+   * (the sink too): the usage row's settlement runs after it, off the response path, batched with the
+   * organisation's other settlements; `drain` and {@link settledFor} wait for it.
    */
   async run(chat: AdmittedChat, requestId: string, sink: ChatSink): Promise<void> {
     const controller = new AbortController();
@@ -254,16 +261,32 @@ export class ChatService {
     if (sink.signal.aborted) onClientGone();
     else sink.signal.addEventListener('abort', onClientGone, { once: true });
     let finish!: () => void;
-    const entry: InFlight = { controller, finished: new Promise<void>((resolve) => (finish = resolve)) };
+    const entry: InFlight = { controller, orgId: chat.auth.orgId, settling: null, finished: new Promise<void>((resolve) => (finish = resolve)) };
     this.#inFlight.add(entry);
     try {
-      await this.#answer(chat, requestId, sink, controller.signal);
+      await this.#answer(chat, requestId, sink, controller, entry);
     } finally {
       sink.signal.removeEventListener('abort', onClientGone);
-      controller.abort(new Error('chat finished'));
-      this.#inFlight.delete(entry);
-      finish();
+      controller.abort(CHAT_FINISHED);
+      // The chat stays in flight (for drain and for readers of its organisation's usage) until its row is settled.
+      const done = (): void => {
+        this.#inFlight.delete(entry);
+        finish();
+      };
+      if (entry.settling) void entry.settling.then(done);
+      else done();
     }
+  }
+
+  /**
+   * Resolves once every chat of `orgId` (without it: of every organisation) whose answer has ended in this process
+   * has its usage row settled: a usage reader on this replica then sees its own answered chats settled (the
+   * settlement follows the response, see `run`).
+   */
+  async settledFor(orgId?: string): Promise<void> {
+    const pending: Promise<void>[] = [];
+    for (const entry of this.#inFlight) if ((orgId === undefined || entry.orgId === orgId) && entry.settling) pending.push(entry.settling);
+    if (pending.length > 0) await Promise.all(pending);
   }
 
   /** Chats in flight now. */
@@ -288,7 +311,7 @@ export class ChatService {
     await Promise.race([pending(), new Promise((resolve) => setTimeout(resolve, ABORT_SETTLE_MS).unref())]);
   }
 
-  async #answer(chat: AdmittedChat, requestId: string, sink: ChatSink, signal: AbortSignal): Promise<void> {
+  async #answer(chat: AdmittedChat, requestId: string, sink: ChatSink, controller: AbortController, entry: InFlight): Promise<void> {
     const model = this.inference.model;
     const startedAt = performance.now();
     const meter: Meter = { model, status: 'error', finishReason: null, errorCode: null, inputTokens: 0, outputTokens: 0, citations: [] };
@@ -307,27 +330,32 @@ export class ChatService {
         await sink.send({ type: 'done', finishReason: 'refused', usage: { inputTokens: 0, outputTokens: 0 } });
         return;
       }
-      const inputEstimate = estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
-      await this.#stream(chat, sources, requestId, sink, signal, meter, inputEstimate);
+      // Needed only when the engine's own count is not used (the cap cut it, or it failed mid-answer): built then.
+      const inputEstimate = (): number => estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
+      await this.#stream(chat, sources, requestId, sink, controller, meter, inputEstimate);
     } finally {
-      await this.#settle(chat, { ...meter, latencyMs: performance.now() - startedAt });
+      // The answer is final: the settlement goes to its (batched) statement and the response ends without waiting
+      // for it. The reservation stays held until the statement commits, so the month is never over-spent; a process
+      // killed in between leaves the row `reserved` until the sweep releases it (RESERVATION_TTL_MS).
+      entry.settling = this.#settle(chat, { ...meter, latencyMs: performance.now() - startedAt });
       await sink.end().catch(() => undefined);
     }
   }
 
   /**
    * The sources as the gate and the engine see them (masked when the operator asks) and their prepared corpus, from
-   * an LRU keyed by the sources' content hash: a visitor's conversation, and every visitor of one page, send the
+   * an LRU keyed by the sources' text: a visitor's conversation, and every visitor of one page, send the
    * same sources, which are then masked and indexed once.
    */
   #prepare(raw: readonly SourcePage[]): Promise<Prepared> {
-    const hash = createHash('sha256');
+    // The key is the sources' text itself (the Map hashes and compares it): no digest to compute per request. The
+    // cache's character budget counts it with the entry.
+    let key = '';
     let chars = 0;
     for (const s of raw) {
-      hash.update(s.url).update('\u0000').update(s.title).update('\u0000').update(s.text).update('\u0001');
+      key += `${s.url}\u0000${s.title}\u0000${s.text}\u0001`;
       chars += s.url.length + s.title.length + s.text.length;
     }
-    const key = hash.digest('base64');
     const hit = this.#corpora.get(key);
     if (hit) {
       this.#corpora.delete(key); // most recently used goes last
@@ -339,14 +367,14 @@ export class ChatService {
       const sources = redactor ? raw.map((s) => ({ url: s.url, title: redactor.redact(s.title).text, text: redactor.redact(s.text).text })) : raw;
       return { sources, corpus: await prepareCorpus(sources), chars };
     })();
-    const entry = { prepared, chars };
+    const entry = { prepared, chars: chars + key.length };
     prepared.catch(() => {
       if (this.#corpora.get(key) !== entry) return;
       this.#corpora.delete(key);
-      this.#corpusChars -= chars;
+      this.#corpusChars -= entry.chars;
     });
     this.#corpora.set(key, entry);
-    this.#corpusChars += chars;
+    this.#corpusChars += entry.chars;
     for (const [k, v] of this.#corpora) {
       if (this.#corpora.size <= CORPUS_CACHE_ENTRIES && this.#corpusChars <= CORPUS_CACHE_CHARS) break;
       if (k === key) continue;
@@ -356,15 +384,16 @@ export class ChatService {
     return prepared;
   }
 
-  async #stream(chat: AdmittedChat, sources: readonly SourcePage[], requestId: string, sink: ChatSink, signal: AbortSignal, meter: Meter, inputEstimate: number): Promise<void> {
+  /**
+   * Streams the engine's answer. The engine is given the chat's own signal (`controller`: aborted when the visitor
+   * leaves, at shutdown, when the output cap is reached, and once the chat is over) — one controller per chat.
+   */
+  async #stream(chat: AdmittedChat, sources: readonly SourcePage[], requestId: string, sink: ChatSink, controller: AbortController, meter: Meter, inputEstimate: () => number): Promise<void> {
     const maxOutputTokens = chat.plan.maxOutputTokens;
     // The cap holds on the stream whatever the engine does: at most this many characters (≈ 4 a token) are sent.
     const maxOutputChars = maxOutputTokens * 4;
-    const upstream = new AbortController();
-    const onAbort = (): void => upstream.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal: upstream.signal, maxOutputTokens, instructions: chat.instructions ?? null })[Symbol.asyncIterator]();
+    const signal = controller.signal;
+    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal, maxOutputTokens, instructions: chat.instructions ?? null })[Symbol.asyncIterator]();
     let streamed = '';
     let opened = false;
     const cited = new Set<number>();
@@ -391,10 +420,10 @@ export class ChatService {
           if (text.length > 0) await sink.send({ type: 'delta', text });
           if (text.length < event.text.length) {
             // The engine ignored max_tokens: cut it off at the plan's cap, as if it had honoured it.
-            upstream.abort(new Error('output cap reached'));
+            controller.abort(new Error('output cap reached'));
             meter.status = 'answered';
             meter.finishReason = 'length';
-            meter.inputTokens = inputEstimate;
+            meter.inputTokens = inputEstimate();
             meter.outputTokens = Math.min(maxOutputTokens, estimateTokens(streamed));
             await sink.send({ type: 'done', finishReason: 'length', usage: { inputTokens: meter.inputTokens, outputTokens: meter.outputTokens } });
             return;
@@ -420,7 +449,7 @@ export class ChatService {
     } catch (err) {
       // What the visitor saw is what is metered: the prompt went upstream once output began, and the output so far.
       if (streamed.length > 0) {
-        meter.inputTokens = inputEstimate;
+        meter.inputTokens = inputEstimate();
         meter.outputTokens = Math.min(maxOutputTokens, estimateTokens(streamed));
       }
       if (sink.signal.aborted && !(signal.reason instanceof ShutdownAbort)) {
@@ -432,7 +461,6 @@ export class ChatService {
       if (!opened) throw new KitError(code, message);
       await sink.send({ type: 'error', code, message }).catch(() => undefined);
     } finally {
-      signal.removeEventListener('abort', onAbort);
       void iterator.return?.(undefined)?.catch(() => undefined);
     }
   }
@@ -448,7 +476,7 @@ export class ChatService {
    * THE settle point of a chat: its outcome is final here (answered, refused or error; tokens; citations; latency).
    * The usage row written at admission takes the real figures and the month's reservation is released, in one
    * statement shared with the chats of the organisation that end in the same tick. Hooks that need the outcome
-   * (a question log) belong here.
+   * (a question log) belong here. Never rejects; the response does not wait for it.
    */
   async #settle(chat: AdmittedChat, outcome: ChatOutcome): Promise<void> {
     const settlement = {

@@ -27,6 +27,12 @@ export class UsageService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.UsageStore) private readonly usage: UsageStorePort,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    /**
+     * Resolves once this process's answered chats of an organisation have their usage rows settled (ChatService
+     * `settledFor`): /chat answers before its settlement is written, and a report read on the replica that answered
+     * must still see the chat settled. Chats answered by another replica may read `reserved` for a few ms.
+     */
+    private readonly settledFor: (orgId: string) => Promise<void> = async () => undefined,
   ) {}
 
   /** Starts rolling usage rows up every `everyMs` (the timer never keeps the process alive). */
@@ -66,6 +72,7 @@ export class UsageService {
     // No row is newer than now, so a range reaching the present may read its last day whole, from the rollups: read
     // row by row, today alone is a day's rows by evening (~35,000 at a million a month: 50–80 ms a report, issue 12.3).
     const readTo = to.getTime() >= now.getTime() ? new Date(Math.ceil(to.getTime() / DAY_MS) * DAY_MS) : to;
+    await this.settledFor(auth.orgId);
     const summary = await this.usage.summarize(auth.orgId, { from, to: readTo, groupBy: range.groupBy });
     return ok({ ...summary, from, to });
   }

@@ -93,6 +93,7 @@ describeOnEachDatabase("the owner's instructions on the remote model path", (db)
     // And the next chat goes through as usual.
     upstream.script = { steps: [{ content: 'Pro costs 20 dollars [1].' }, { finish: 'stop' }, { done: true }] };
     expect((await streamChat(server.url, secret(), chatBody())).status).to.equal(200);
+    await resolve(platform.container, 'ChatService').settledFor(org.orgId); // settled after its answer (docs/api.md)
     for (const row of await month()) expect(Number(row.reserved)).to.equal(0);
   });
 

@@ -68,8 +68,9 @@ export async function streamChat(baseUrl: string, headers: Record<string, string
   return { status: res.status, headers: res.headers, events };
 }
 
-/** Usage rows of a request id. */
+/** Usage rows of a request id, once this platform's answered chats are settled (they settle after the response). */
 export async function usageRows(platform: Platform, requestId: string): Promise<Array<Record<string, unknown>>> {
+  await resolve(platform.container, 'ChatService').settledFor();
   return platform.database.knex('usage_events').where({ request_id: requestId });
 }
 
