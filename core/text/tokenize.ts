@@ -1,8 +1,9 @@
 import { foldAccents, normalizeText } from './normalize.js';
 
-// One token: a number with inner separators ("1,000", "3.5"), or a run of letters, marks and digits with inner
-// dots or apostrophes ("x.25", "u.s", "node.js", "l'homme", "don't"). The text is already NFKC + lower case.
-const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:[.'’][\p{L}\p{M}\p{N}]+)*/gu;
+// One token is what /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:[.'’][\p{L}\p{M}\p{N}]+)*/gu ("TOKEN") matches: a number
+// with inner separators ("1,000", "3.5"), or a run of letters, marks and digits with inner dots or apostrophes
+// ("x.25", "u.s", "node.js", "l'homme", "don't"). The text is already NFKC + lower case. scanAscii and scanMixed
+// implement it by char codes (test/core/text/tokenize.test.ts checks them against the regex).
 const ACRONYM = /^(?:\p{L}\.)+\p{L}$/u;
 // Scripts written without spaces between words: a run of them is split by Intl.Segmenter (or character bigrams).
 export const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -39,24 +40,8 @@ export function tokenize(text: string): string[] {
  */
 export function forEachWord(text: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
   const norm = normalizeText(text);
-  if (!NON_ASCII.test(norm)) {
-    scanAscii(norm, emit, plain);
-    return;
-  }
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(norm); m !== null; m = TOKEN.exec(norm)) {
-    const raw = m[0];
-    if (!NON_ASCII.test(raw) || !NO_SPACE.test(raw)) {
-      pushWord(emit, raw, false);
-      continue;
-    }
-    const seg = getSegmenter();
-    if (seg) {
-      for (const s of seg.segment(raw)) if (s.isWordLike !== false && s.segment.trim() !== '') pushWord(emit, s.segment, false);
-    } else {
-      pushBigrams(emit, raw);
-    }
-  }
+  if (!NON_ASCII.test(norm)) scanAscii(norm, emit, plain);
+  else scanMixed(norm, emit, plain);
 }
 
 function isAlnum(c: number): boolean {
@@ -96,6 +81,100 @@ function digitsFrom(s: string, j: number): number {
 function alnumFrom(s: string, j: number): number {
   while (j < s.length && isAlnum(s.charCodeAt(j))) j++;
   return j;
+}
+
+// Sticky runs of TOKEN's classes from one position: [\p{L}\p{M}\p{N}]+ and \p{N}+ (lastIndex: the run's end).
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+/uy;
+const NUMBER_RUN = /\p{N}+/uy;
+
+/** End of the run of TOKEN's word characters at `j` (`j` itself when none starts there). */
+function wordRunEnd(s: string, j: number): number {
+  const n = s.length;
+  while (j < n) {
+    const c = s.charCodeAt(j);
+    if (c < 128) {
+      if (!isAlnum(c)) return j;
+      j++;
+    } else {
+      WORD_RUN.lastIndex = j;
+      return WORD_RUN.test(s) ? WORD_RUN.lastIndex : j;
+    }
+  }
+  return j;
+}
+
+/** End of the run of numbers (\p{N}) at `j` (`j` itself when none starts there). */
+function numberRunEnd(s: string, j: number): number {
+  const n = s.length;
+  while (j < n) {
+    const c = s.charCodeAt(j);
+    if (c < 128) {
+      if (!isDigit(c)) return j;
+      j++;
+    } else {
+      NUMBER_RUN.lastIndex = j;
+      return NUMBER_RUN.test(s) ? NUMBER_RUN.lastIndex : j;
+    }
+  }
+  return j;
+}
+
+// TOKEN's grammar over any normalised text, without match objects: ASCII by char codes, other characters through
+// the sticky runs above. Tokens are exactly TOKEN's (a match starts at the first word character, as TOKEN's search
+// does, stepping by code point); a token of ASCII letters and digits alone goes to `plain` unallocated, as in
+// scanAscii; any other token takes forEachWord's former path (Intl.Segmenter for scripts without spaces).
+function scanMixed(s: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    const end = c < 128 ? (isAlnum(c) ? i + 1 : i) : wordRunEnd(s, i);
+    if (end === i) {
+      // Not a word character: one code point on.
+      i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+      continue;
+    }
+    const start = i;
+    let j = numberRunEnd(s, i);
+    let simple = true;
+    if (j > i && j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44) && numberRunEnd(s, j + 1) > j + 1) {
+      simple = false;
+      while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44)) {
+        const k = numberRunEnd(s, j + 1);
+        if (k === j + 1) break;
+        j = k;
+      }
+    } else {
+      j = wordRunEnd(s, i);
+      for (;;) {
+        const sep = j + 1 < n ? s.charCodeAt(j) : 0;
+        if (sep !== 46 && sep !== 39 && sep !== 0x2019) break;
+        const k = wordRunEnd(s, j + 1);
+        if (k === j + 1) break;
+        simple = false;
+        j = k;
+      }
+    }
+    let ascii = true;
+    for (let k = start; k < j; k++) if (s.charCodeAt(k) >= 128) { ascii = false; break; }
+    if (ascii) {
+      if (simple && plain) plain(s, start, j);
+      else pushWord(emit, s.slice(start, j), true);
+    } else {
+      const raw = s.slice(start, j);
+      if (!NO_SPACE.test(raw)) {
+        pushWord(emit, raw, false);
+      } else {
+        const seg = getSegmenter();
+        if (seg) {
+          for (const x of seg.segment(raw)) if (x.isWordLike !== false && x.segment.trim() !== '') pushWord(emit, x.segment, false);
+        } else {
+          pushBigrams(emit, raw);
+        }
+      }
+    }
+    i = j;
+  }
 }
 
 function pushWord(emit: (word: string) => void, raw: string, ascii: boolean): void {
