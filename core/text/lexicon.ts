@@ -45,8 +45,8 @@ export function lexiconFor(res: LanguageResources, stem: boolean): Lexicon {
 function createLexicon(stem: (w: string) => string): Lexicon {
   let table = new WordTable();
   let stems: string[] = [];
-  let stamp = new Int32Array(1 << 14);
-  let local = new Int32Array(1 << 14);
+  let stamp = new Int32Array(1 << 10);
+  let local = new Int32Array(1 << 10);
   let epoch = 0;
   return {
     indexOf(s, start, end) {
@@ -69,8 +69,8 @@ function createLexicon(stem: (w: string) => string): Lexicon {
       if (stems.length > MAX_WORDS || epoch === 0x7fffffff) {
         table = new WordTable();
         stems = [];
-        stamp = new Int32Array(1 << 14);
-        local = new Int32Array(1 << 14);
+        stamp = new Int32Array(1 << 10);
+        local = new Int32Array(1 << 10);
         epoch = 1;
       }
     },
