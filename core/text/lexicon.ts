@@ -1,4 +1,5 @@
 import { clearStemCaches, type LanguageResources } from './resources.js';
+import { clearSegmentedRuns } from './tokenize.js';
 import { WordTable } from './word-table.js';
 
 /**
@@ -22,10 +23,11 @@ export interface Lexicon {
 const MAX_WORDS = 500_000;
 const lexicons = new Map<string, { readonly res: LanguageResources; readonly lex: Lexicon }>();
 
-/** Forgets every word and stem seen so far (e.g. when the SDK is destroyed, or to measure a cold build). */
+/** Forgets every word, stem and segmented run seen so far (e.g. when the SDK is destroyed, or to measure a cold build). */
 export function clearLexicons(): void {
   lexicons.clear();
   clearStemCaches();
+  clearSegmentedRuns();
 }
 
 /**

@@ -162,19 +162,42 @@ function scanMixed(s: string, emit: (word: string) => void, plain?: (s: string, 
       else pushWord(emit, s.slice(start, j), true);
     } else {
       const raw = s.slice(start, j);
-      if (!NO_SPACE.test(raw)) {
-        pushWord(emit, raw, false);
-      } else {
-        const seg = getSegmenter();
-        if (seg) {
-          for (const x of seg.segment(raw)) if (x.isWordLike !== false && x.segment.trim() !== '') pushWord(emit, x.segment, false);
-        } else {
-          pushBigrams(emit, raw);
-        }
-      }
+      if (!NO_SPACE.test(raw)) pushWord(emit, raw, false);
+      else for (const w of segmentRun(raw)) emit(w);
     }
     i = j;
   }
+}
+
+// Intl.Segmenter (ICU's dictionaries, a few hundred ns a character) is most of the cost of a page in Chinese or
+// Japanese, and buildCorpus meets the start of a page twice: detectPagesLanguage's sample, then the page itself. The
+// words of recent runs are kept, up to this many characters of runs; clearTextCaches empties them.
+const MAX_SEGMENTED_CHARS = 50_000;
+const segmented = new Map<string, readonly string[]>();
+let segmentedChars = 0;
+
+/** Forgets the segmented runs (clearTextCaches). */
+export function clearSegmentedRuns(): void {
+  segmented.clear();
+  segmentedChars = 0;
+}
+
+/** The words of a run of a script written without spaces: Intl.Segmenter's (character bigrams where it is missing). */
+function segmentRun(raw: string): readonly string[] {
+  let words = segmented.get(raw);
+  if (words !== undefined) return words;
+  const out: string[] = [];
+  const add = (w: string): void => { out.push(w); };
+  const seg = getSegmenter();
+  if (seg) {
+    for (const x of seg.segment(raw)) if (x.isWordLike !== false && x.segment.trim() !== '') pushWord(add, x.segment, false);
+  } else {
+    pushBigrams(add, raw);
+  }
+  if (segmentedChars + raw.length > MAX_SEGMENTED_CHARS) clearSegmentedRuns();
+  segmented.set(raw, out);
+  segmentedChars += raw.length;
+  return out;
 }
 
 function pushWord(emit: (word: string) => void, raw: string, ascii: boolean): void {
