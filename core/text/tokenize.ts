@@ -68,7 +68,9 @@ function scanAscii(s: string, emit: (word: string) => void, plain?: (s: string, 
       j = alnumFrom(s, i);
       while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 39) && isAlnum(s.charCodeAt(j + 1))) { simple = false; j = alnumFrom(s, j + 1); }
     }
+    // A word of letters and digits alone is itself (pushWord would return it unchanged).
     if (simple && plain) plain(s, start, j);
+    else if (simple) emit(s.slice(start, j));
     else pushWord(emit, s.slice(start, j), true);
     i = j;
   }
@@ -159,6 +161,7 @@ function scanMixed(s: string, emit: (word: string) => void, plain?: (s: string, 
     for (let k = start; k < j; k++) if (s.charCodeAt(k) >= 128) { ascii = false; break; }
     if (ascii) {
       if (simple && plain) plain(s, start, j);
+      else if (simple) emit(s.slice(start, j));
       else pushWord(emit, s.slice(start, j), true);
     } else {
       const raw = s.slice(start, j);
@@ -204,11 +207,16 @@ function pushWord(emit: (word: string) => void, raw: string, ascii: boolean): vo
   let w = raw;
   const c0 = w.charCodeAt(0);
   if (c0 >= 48 && c0 <= 57 && w.includes(',')) w = w.replace(THOUSANDS, '');
-  if (w.includes("'") || w.includes('’')) {
-    const parts = w.replace(/’/g, "'").split("'");
-    if (parts.length === 2 && parts[1] === 's') w = parts[0]!;
-    else if (parts.length === 2 && parts[0]!.length <= 2 && parts[1]!.length >= 2) w = parts[1]!;
-    else w = parts.join("'");
+  const straight = w.indexOf("'");
+  const curly = w.indexOf('’');
+  if (straight >= 0 || curly >= 0) {
+    // One apostrophe (either kind) at `at`: "x's" → "x", "l'homme" → "homme"; else the word with straight ones.
+    const at = straight < 0 ? curly : curly < 0 ? straight : Math.min(straight, curly);
+    const one = w.indexOf("'", at + 1) < 0 && w.indexOf('’', at + 1) < 0;
+    const rest = w.length - at - 1;
+    if (one && rest === 1 && w.charCodeAt(at + 1) === 115) w = w.slice(0, at);
+    else if (one && at <= 2 && rest >= 2) w = w.slice(at + 1);
+    else if (curly >= 0) w = w.replace(/’/g, "'");
   } else if (w.includes('.') && ACRONYM.test(w)) {
     w = w.replace(/\./g, ''); // "u.s" → "us", as people also type it
   }
