@@ -2,12 +2,11 @@ import { foldAccents, normalizeText } from './normalize.js';
 
 // One token is what /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:[.'’][\p{L}\p{M}\p{N}]+)*/gu ("TOKEN") matches: a number
 // with inner separators ("1,000", "3.5"), or a run of letters, marks and digits with inner dots or apostrophes
-// ("x.25", "u.s", "node.js", "l'homme", "don't"). The text is already NFKC + lower case. scanAscii and scanMixed
-// implement it by char codes (test/core/text/tokenize.test.ts checks them against the regex).
+// ("x.25", "u.s", "node.js", "l'homme", "don't"). The text is already NFKC + lower case. forEachWord implements
+// it by char codes (test/core/text/tokenize.test.ts checks them against the regex).
 const ACRONYM = /^(?:\p{L}\.)+\p{L}$/u;
 // Scripts written without spaces between words: a run of them is split by Intl.Segmenter (or character bigrams).
 export const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-const NON_ASCII = /[^\x00-\x7f]/;
 const THOUSANDS = /,(?=\d{3}(?!\d))/g;
 
 type WordSegmenter = { segment(input: string): Iterable<{ segment: string; isWordLike?: boolean }> };
@@ -39,127 +38,33 @@ export function tokenize(text: string): string[] {
  * the corpus builder's hot path.
  */
 export function forEachWord(text: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
-  const norm = normalizeText(text);
-  if (!NON_ASCII.test(norm)) scanAscii(norm, emit, plain);
-  else scanMixed(norm, emit, plain);
-}
-
-function isAlnum(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-}
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-// TOKEN's grammar over lower-case ASCII, by char codes: no match objects, which is most of the garbage on
-// English pages. Same alternation order as TOKEN: a number with separators first, else a word.
-function scanAscii(s: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
-  const n = s.length;
-  let i = 0;
-  while (i < n) {
-    if (!isAlnum(s.charCodeAt(i))) { i++; continue; }
-    const start = i;
-    let j = isDigit(s.charCodeAt(i)) ? digitsFrom(s, i) : i;
-    let simple = true;
-    if (j > i && j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44) && isDigit(s.charCodeAt(j + 1))) {
-      simple = false;
-      while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44) && isDigit(s.charCodeAt(j + 1))) j = digitsFrom(s, j + 1);
-    } else {
-      j = alnumFrom(s, i);
-      while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 39) && isAlnum(s.charCodeAt(j + 1))) { simple = false; j = alnumFrom(s, j + 1); }
-    }
-    // A word of letters and digits alone is itself (pushWord would return it unchanged).
-    if (simple && plain) plain(s, start, j);
-    else if (simple) emit(s.slice(start, j));
-    else pushWord(emit, s.slice(start, j), true);
-    i = j;
-  }
-}
-
-function digitsFrom(s: string, j: number): number {
-  while (j < s.length && isDigit(s.charCodeAt(j))) j++;
-  return j;
-}
-function alnumFrom(s: string, j: number): number {
-  while (j < s.length && isAlnum(s.charCodeAt(j))) j++;
-  return j;
-}
-
-// Sticky runs of TOKEN's classes from one position: [\p{L}\p{M}\p{N}]+ and \p{N}+ (lastIndex: the run's end).
-const WORD_RUN = /[\p{L}\p{M}\p{N}]+/uy;
-const NUMBER_RUN = /\p{N}+/uy;
-
-/** End of the run of TOKEN's word characters at `j` (`j` itself when none starts there). */
-function wordRunEnd(s: string, j: number): number {
-  const n = s.length;
-  while (j < n) {
-    const c = s.charCodeAt(j);
-    if (c < 128) {
-      if (!isAlnum(c)) return j;
-      j++;
-    } else {
-      WORD_RUN.lastIndex = j;
-      return WORD_RUN.test(s) ? WORD_RUN.lastIndex : j;
-    }
-  }
-  return j;
-}
-
-/** End of the run of numbers (\p{N}) at `j` (`j` itself when none starts there). */
-function numberRunEnd(s: string, j: number): number {
-  const n = s.length;
-  while (j < n) {
-    const c = s.charCodeAt(j);
-    if (c < 128) {
-      if (!isDigit(c)) return j;
-      j++;
-    } else {
-      NUMBER_RUN.lastIndex = j;
-      return NUMBER_RUN.test(s) ? NUMBER_RUN.lastIndex : j;
-    }
-  }
-  return j;
-}
-
-// TOKEN's grammar over any normalised text, without match objects: ASCII by char codes, other characters through
-// the sticky runs above. Tokens are exactly TOKEN's (a match starts at the first word character, as TOKEN's search
-// does, stepping by code point); a token of ASCII letters and digits alone goes to `plain` unallocated, as in
-// scanAscii; any other token takes forEachWord's former path (Intl.Segmenter for scripts without spaces).
-function scanMixed(s: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
+  const s = normalizeText(text);
   const n = s.length;
   let i = 0;
   while (i < n) {
     const c = s.charCodeAt(i);
-    const end = c < 128 ? (isAlnum(c) ? i + 1 : i) : wordRunEnd(s, i);
-    if (end === i) {
-      // Not a word character: one code point on.
-      i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    unicode = false;
+    if (c < 128 ? !((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) : runEnd(s, i, WORD_RUN) === i) {
+      // Not a word character. (Stepping into a surrogate pair TOKEN's search steps over finds no word either.)
+      i++;
       continue;
     }
     const start = i;
-    let j = numberRunEnd(s, i);
+    // TOKEN's alternation in order: a number with separators, else a word with inner dots or apostrophes.
+    let j = runEnd(s, i, NUMBER_RUN);
     let simple = true;
-    if (j > i && j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44) && numberRunEnd(s, j + 1) > j + 1) {
+    if (j > i && isSeparator(s, j, false) && runEnd(s, j + 1, NUMBER_RUN) > j + 1) {
+      for (let k; isSeparator(s, j, false) && (k = runEnd(s, j + 1, NUMBER_RUN)) > j + 1;) j = k;
       simple = false;
-      while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44)) {
-        const k = numberRunEnd(s, j + 1);
-        if (k === j + 1) break;
-        j = k;
-      }
     } else {
-      j = wordRunEnd(s, i);
-      for (;;) {
-        const sep = j + 1 < n ? s.charCodeAt(j) : 0;
-        if (sep !== 46 && sep !== 39 && sep !== 0x2019) break;
-        const k = wordRunEnd(s, j + 1);
-        if (k === j + 1) break;
-        simple = false;
-        j = k;
-      }
+      j = runEnd(s, i, WORD_RUN);
+      for (let k; isSeparator(s, j, true) && (k = runEnd(s, j + 1, WORD_RUN)) > j + 1;) { j = k; simple = false; }
     }
-    let ascii = true;
-    for (let k = start; k < j; k++) if (s.charCodeAt(k) >= 128) { ascii = false; break; }
-    if (ascii) {
+    i = j;
+    // Without a run of non-ASCII characters the word is ASCII but for a ’, which pushWord drops or straightens: so
+    // folding accents cannot change it.
+    if (!unicode) {
+      // A word of ASCII letters and digits alone is itself (pushWord would return it unchanged).
       if (simple && plain) plain(s, start, j);
       else if (simple) emit(s.slice(start, j));
       else pushWord(emit, s.slice(start, j), true);
@@ -168,55 +73,70 @@ function scanMixed(s: string, emit: (word: string) => void, plain?: (s: string, 
       if (!NO_SPACE.test(raw)) pushWord(emit, raw, false);
       else for (const w of segmentRun(raw)) emit(w);
     }
-    i = j;
   }
+}
+
+// TOKEN's grammar by char codes, without match objects (most of the garbage on a page): ASCII by its codes, other
+// characters through sticky runs of TOKEN's classes ([\p{L}\p{M}\p{N}]+, \p{N}+; lastIndex: the run's end).
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+/uy;
+const NUMBER_RUN = /\p{N}+/uy;
+
+/** End of the run of `run`'s characters at `j` (`j` itself when none starts there). */
+function runEnd(s: string, j: number, run: RegExp): number {
+  for (let c = s.charCodeAt(j); c < 128; c = s.charCodeAt(++j)) {
+    // (NaN past the end fails both tests.)
+    if (!((c >= 48 && c <= 57) || (run === WORD_RUN && c >= 97 && c <= 122))) return j;
+  }
+  if (j >= s.length) return j;
+  run.lastIndex = j;
+  return run.test(s) ? ((unicode = true), run.lastIndex) : j;
+}
+// Set by runEnd when a run of non-ASCII characters joined the current word.
+let unicode = false;
+
+/** A separator inside a token at `j`, followed by a character: . or , in a number; . ' or ’ in a word. */
+function isSeparator(s: string, j: number, word: boolean): boolean {
+  const c = s.charCodeAt(j);
+  return j + 1 < s.length && (c === 46 || (word ? c === 39 || c === 0x2019 : c === 44));
 }
 
 // Intl.Segmenter (ICU's dictionaries, a few hundred ns a character) is most of the cost of a page in Chinese or
 // Japanese, and buildCorpus meets the start of a page twice: detectPagesLanguage's sample, then the page itself. The
-// words of recent runs are kept, up to this many characters of runs; clearTextCaches empties them.
-const MAX_SEGMENTED_CHARS = 50_000;
+// words of the last thousand runs are kept; clearTextCaches empties them.
 const segmented = new Map<string, readonly string[]>();
-let segmentedChars = 0;
 
 /** Forgets the segmented runs (clearTextCaches). */
 export function clearSegmentedRuns(): void {
   segmented.clear();
-  segmentedChars = 0;
 }
 
 /** The words of a run of a script written without spaces: Intl.Segmenter's (character bigrams where it is missing). */
 function segmentRun(raw: string): readonly string[] {
   let words = segmented.get(raw);
-  if (words !== undefined) return words;
-  const out: string[] = [];
-  const add = (w: string): void => { out.push(w); };
-  const seg = getSegmenter();
-  if (seg) {
-    for (const x of seg.segment(raw)) if (x.isWordLike !== false && x.segment.trim() !== '') pushWord(add, x.segment, false);
-  } else {
-    pushBigrams(add, raw);
+  if (!words) {
+    const out: string[] = [];
+    const add = (w: string): void => { out.push(w); };
+    const seg = getSegmenter();
+    if (seg) {
+      for (const x of seg.segment(raw)) if (x.isWordLike !== false && x.segment.trim() !== '') pushWord(add, x.segment, false);
+    } else {
+      pushBigrams(add, raw);
+    }
+    if (segmented.size >= 1_000) segmented.clear();
+    segmented.set(raw, (words = out));
   }
-  if (segmentedChars + raw.length > MAX_SEGMENTED_CHARS) clearSegmentedRuns();
-  segmented.set(raw, out);
-  segmentedChars += raw.length;
-  return out;
+  return words;
 }
 
 function pushWord(emit: (word: string) => void, raw: string, ascii: boolean): void {
   let w = raw;
   const c0 = w.charCodeAt(0);
   if (c0 >= 48 && c0 <= 57 && w.includes(',')) w = w.replace(THOUSANDS, '');
-  const straight = w.indexOf("'");
-  const curly = w.indexOf('’');
-  if (straight >= 0 || curly >= 0) {
-    // One apostrophe (either kind) at `at`: "x's" → "x", "l'homme" → "homme"; else the word with straight ones.
-    const at = straight < 0 ? curly : curly < 0 ? straight : Math.min(straight, curly);
-    const one = w.indexOf("'", at + 1) < 0 && w.indexOf('’', at + 1) < 0;
-    const rest = w.length - at - 1;
-    if (one && rest === 1 && w.charCodeAt(at + 1) === 115) w = w.slice(0, at);
-    else if (one && at <= 2 && rest >= 2) w = w.slice(at + 1);
-    else if (curly >= 0) w = w.replace(/’/g, "'");
+  if (w.includes("'") || w.includes('’')) {
+    const parts = w.replace(/’/g, "'").split("'");
+    if (parts.length === 2 && parts[1] === 's') w = parts[0]!;
+    else if (parts.length === 2 && parts[0]!.length <= 2 && parts[1]!.length >= 2) w = parts[1]!;
+    else w = parts.join("'");
   } else if (w.includes('.') && ACRONYM.test(w)) {
     w = w.replace(/\./g, ''); // "u.s" → "us", as people also type it
   }
