@@ -1,4 +1,5 @@
 import { clearStemCaches, type LanguageResources } from './resources.js';
+import { clearSegmentedRuns } from './tokenize.js';
 import { WordTable } from './word-table.js';
 
 /**
@@ -22,10 +23,11 @@ export interface Lexicon {
 const MAX_WORDS = 500_000;
 const lexicons = new Map<string, { readonly res: LanguageResources; readonly lex: Lexicon }>();
 
-/** Forgets every word and stem seen so far (e.g. when the SDK is destroyed, or to measure a cold build). */
+/** Forgets every word, stem and segmented run seen so far (e.g. when the SDK is destroyed, or to measure a cold build). */
 export function clearLexicons(): void {
   lexicons.clear();
   clearStemCaches();
+  clearSegmentedRuns();
 }
 
 /**
@@ -45,8 +47,8 @@ export function lexiconFor(res: LanguageResources, stem: boolean): Lexicon {
 function createLexicon(stem: (w: string) => string): Lexicon {
   let table = new WordTable();
   let stems: string[] = [];
-  let stamp = new Int32Array(1 << 14);
-  let local = new Int32Array(1 << 14);
+  let stamp = new Int32Array(1 << 10);
+  let local = new Int32Array(1 << 10);
   let epoch = 0;
   return {
     indexOf(s, start, end) {
@@ -69,8 +71,8 @@ function createLexicon(stem: (w: string) => string): Lexicon {
       if (stems.length > MAX_WORDS || epoch === 0x7fffffff) {
         table = new WordTable();
         stems = [];
-        stamp = new Int32Array(1 << 14);
-        local = new Int32Array(1 << 14);
+        stamp = new Int32Array(1 << 10);
+        local = new Int32Array(1 << 10);
         epoch = 1;
       }
     },

@@ -1,12 +1,12 @@
 import { foldAccents, normalizeText } from './normalize.js';
 
-// One token: a number with inner separators ("1,000", "3.5"), or a run of letters, marks and digits with inner
-// dots or apostrophes ("x.25", "u.s", "node.js", "l'homme", "don't"). The text is already NFKC + lower case.
-const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:[.'’][\p{L}\p{M}\p{N}]+)*/gu;
+// One token is what /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:[.'’][\p{L}\p{M}\p{N}]+)*/gu ("TOKEN") matches: a number
+// with inner separators ("1,000", "3.5"), or a run of letters, marks and digits with inner dots or apostrophes
+// ("x.25", "u.s", "node.js", "l'homme", "don't"). The text is already NFKC + lower case. forEachWord implements
+// it by char codes (test/core/text/tokenize.test.ts checks them against the regex).
 const ACRONYM = /^(?:\p{L}\.)+\p{L}$/u;
 // Scripts written without spaces between words: a run of them is split by Intl.Segmenter (or character bigrams).
 export const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-const NON_ASCII = /[^\x00-\x7f]/;
 const THOUSANDS = /,(?=\d{3}(?!\d))/g;
 
 type WordSegmenter = { segment(input: string): Iterable<{ segment: string; isWordLike?: boolean }> };
@@ -38,64 +38,94 @@ export function tokenize(text: string): string[] {
  * the corpus builder's hot path.
  */
 export function forEachWord(text: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
-  const norm = normalizeText(text);
-  if (!NON_ASCII.test(norm)) {
-    scanAscii(norm, emit, plain);
-    return;
-  }
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(norm); m !== null; m = TOKEN.exec(norm)) {
-    const raw = m[0];
-    if (!NON_ASCII.test(raw) || !NO_SPACE.test(raw)) {
-      pushWord(emit, raw, false);
-      continue;
-    }
-    const seg = getSegmenter();
-    if (seg) {
-      for (const s of seg.segment(raw)) if (s.isWordLike !== false && s.segment.trim() !== '') pushWord(emit, s.segment, false);
-    } else {
-      pushBigrams(emit, raw);
-    }
-  }
-}
-
-function isAlnum(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-}
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-// TOKEN's grammar over lower-case ASCII, by char codes: no match objects, which is most of the garbage on
-// English pages. Same alternation order as TOKEN: a number with separators first, else a word.
-function scanAscii(s: string, emit: (word: string) => void, plain?: (s: string, start: number, end: number) => void): void {
+  const s = normalizeText(text);
   const n = s.length;
   let i = 0;
   while (i < n) {
-    if (!isAlnum(s.charCodeAt(i))) { i++; continue; }
-    const start = i;
-    let j = isDigit(s.charCodeAt(i)) ? digitsFrom(s, i) : i;
-    let simple = true;
-    if (j > i && j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44) && isDigit(s.charCodeAt(j + 1))) {
-      simple = false;
-      while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 44) && isDigit(s.charCodeAt(j + 1))) j = digitsFrom(s, j + 1);
-    } else {
-      j = alnumFrom(s, i);
-      while (j + 1 < n && (s.charCodeAt(j) === 46 || s.charCodeAt(j) === 39) && isAlnum(s.charCodeAt(j + 1))) { simple = false; j = alnumFrom(s, j + 1); }
+    const c = s.charCodeAt(i);
+    unicode = false;
+    if (c < 128 ? !((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) : runEnd(s, i, WORD_RUN) === i) {
+      // Not a word character. (Stepping into a surrogate pair TOKEN's search steps over finds no word either.)
+      i++;
+      continue;
     }
-    if (simple && plain) plain(s, start, j);
-    else pushWord(emit, s.slice(start, j), true);
+    const start = i;
+    // TOKEN's alternation in order: a number with separators, else a word with inner dots or apostrophes.
+    let j = runEnd(s, i, NUMBER_RUN);
+    let simple = true;
+    if (j > i && isSeparator(s, j, false) && runEnd(s, j + 1, NUMBER_RUN) > j + 1) {
+      for (let k; isSeparator(s, j, false) && (k = runEnd(s, j + 1, NUMBER_RUN)) > j + 1;) j = k;
+      simple = false;
+    } else {
+      j = runEnd(s, i, WORD_RUN);
+      for (let k; isSeparator(s, j, true) && (k = runEnd(s, j + 1, WORD_RUN)) > j + 1;) { j = k; simple = false; }
+    }
     i = j;
+    // Without a run of non-ASCII characters the word is ASCII but for a ’, which pushWord drops or straightens: so
+    // folding accents cannot change it.
+    if (!unicode) {
+      // A word of ASCII letters and digits alone is itself (pushWord would return it unchanged).
+      if (simple && plain) plain(s, start, j);
+      else if (simple) emit(s.slice(start, j));
+      else pushWord(emit, s.slice(start, j), true);
+    } else {
+      const raw = s.slice(start, j);
+      if (!NO_SPACE.test(raw)) pushWord(emit, raw, false);
+      else for (const w of segmentRun(raw)) emit(w);
+    }
   }
 }
 
-function digitsFrom(s: string, j: number): number {
-  while (j < s.length && isDigit(s.charCodeAt(j))) j++;
-  return j;
+// TOKEN's grammar by char codes, without match objects (most of the garbage on a page): ASCII by its codes, other
+// characters through sticky runs of TOKEN's classes ([\p{L}\p{M}\p{N}]+, \p{N}+; lastIndex: the run's end).
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+/uy;
+const NUMBER_RUN = /\p{N}+/uy;
+
+/** End of the run of `run`'s characters at `j` (`j` itself when none starts there). */
+function runEnd(s: string, j: number, run: RegExp): number {
+  for (let c = s.charCodeAt(j); c < 128; c = s.charCodeAt(++j)) {
+    // (NaN past the end fails both tests.)
+    if (!((c >= 48 && c <= 57) || (run === WORD_RUN && c >= 97 && c <= 122))) return j;
+  }
+  if (j >= s.length) return j;
+  run.lastIndex = j;
+  return run.test(s) ? ((unicode = true), run.lastIndex) : j;
 }
-function alnumFrom(s: string, j: number): number {
-  while (j < s.length && isAlnum(s.charCodeAt(j))) j++;
-  return j;
+// Set by runEnd when a run of non-ASCII characters joined the current word.
+let unicode = false;
+
+/** A separator inside a token at `j`, followed by a character: . or , in a number; . ' or ’ in a word. */
+function isSeparator(s: string, j: number, word: boolean): boolean {
+  const c = s.charCodeAt(j);
+  return j + 1 < s.length && (c === 46 || (word ? c === 39 || c === 0x2019 : c === 44));
+}
+
+// Intl.Segmenter (ICU's dictionaries, a few hundred ns a character) is most of the cost of a page in Chinese or
+// Japanese, and buildCorpus meets the start of a page twice: detectPagesLanguage's sample, then the page itself. The
+// words of the last thousand runs are kept; clearTextCaches empties them.
+const segmented = new Map<string, readonly string[]>();
+
+/** Forgets the segmented runs (clearTextCaches). */
+export function clearSegmentedRuns(): void {
+  segmented.clear();
+}
+
+/** The words of a run of a script written without spaces: Intl.Segmenter's (character bigrams where it is missing). */
+function segmentRun(raw: string): readonly string[] {
+  let words = segmented.get(raw);
+  if (!words) {
+    const out: string[] = [];
+    const add = (w: string): void => { out.push(w); };
+    const seg = getSegmenter();
+    if (seg) {
+      for (const x of seg.segment(raw)) if (x.isWordLike !== false && x.segment.trim() !== '') pushWord(add, x.segment, false);
+    } else {
+      pushBigrams(add, raw);
+    }
+    if (segmented.size >= 1_000) segmented.clear();
+    segmented.set(raw, (words = out));
+  }
+  return words;
 }
 
 function pushWord(emit: (word: string) => void, raw: string, ascii: boolean): void {

@@ -1,6 +1,38 @@
 import { expect } from 'chai';
 import fc from '../../support/fast-check.js';
-import { tokenize, forEachWord } from '../../../core/text/tokenize.js';
+import { tokenize, forEachWord, NO_SPACE } from '../../../core/text/tokenize.js';
+import { foldAccents, normalizeText } from '../../../core/text/normalize.js';
+
+// main's tokenizer before issue 16.4 made it scan by char codes: TOKEN's matches over the normalised text, each
+// word then as pushWord treats it. The char-code scanners must give exactly its words.
+const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:[.'’][\p{L}\p{M}\p{N}]+)*/gu;
+function regexTokenize(text: string): string[] {
+  const out: string[] = [];
+  const push = (raw: string): void => {
+    let w = raw;
+    if (/^[0-9]/.test(w) && w.includes(',')) w = w.replace(/,(?=\d{3}(?!\d))/g, '');
+    if (w.includes("'") || w.includes('’')) {
+      const parts = w.replace(/’/g, "'").split("'");
+      if (parts.length === 2 && parts[1] === 's') w = parts[0]!;
+      else if (parts.length === 2 && parts[0]!.length <= 2 && parts[1]!.length >= 2) w = parts[1]!;
+      else w = parts.join("'");
+    } else if (w.includes('.') && /^(?:\p{L}\.)+\p{L}$/u.test(w)) {
+      w = w.replace(/\./g, '');
+    }
+    w = foldAccents(w);
+    if (w !== '') out.push(w);
+  };
+  const seg = new Intl.Segmenter(undefined, { granularity: 'word' });
+  for (const m of normalizeText(text).matchAll(TOKEN)) {
+    const raw = m[0];
+    if (!/[^\x00-\x7f]/.test(raw) || !NO_SPACE.test(raw)) push(raw);
+    else for (const s of seg.segment(raw)) if (s.isWordLike !== false && s.segment.trim() !== '') push(s.segment);
+  }
+  return out;
+}
+// Characters where the scanners' cases meet: separators, curly apostrophes, accents and combining marks, other
+// scripts' letters and digits, scripts without spaces, astral letters (NFKC folds some), compatibility forms.
+const MIXED = [...'aZsl09 .,\'’-_/éÉßŒ\u0301\u0308ïçあカ中文한ไทยабв١٢٣²½ﬁＡ１\u00a0…“”\u00ad\u200d'.split(''), '𝐀', '𠀀', '😀', '\ud800'];
 
 const CASES: [label: string, input: string, expected: string[]][] = [
   ['lower-cases and splits on punctuation', 'Hello, World! How are you?', ['hello', 'world', 'how', 'are', 'you']],
@@ -40,6 +72,22 @@ describe('tokenize', () => {
     // Appending a non-ASCII word forces the regex path for the whole text.
     fc.assert(fc.property(fc.stringMatching(/^[a-zA-Z0-9 .,'\-]{0,60}$/), (s) => {
       expect(tokenize(s)).to.deep.equal(tokenize(s + ' é').slice(0, -1));
+    }), { numRuns: 2_000 });
+  });
+
+  it('gives exactly the words of the regex tokenizer it replaced when given any text', () => {
+    const mixed = fc.array(fc.constantFrom(...MIXED), { maxLength: 40 }).map((xs) => xs.join(''));
+    fc.assert(fc.property(mixed, (s) => { expect(tokenize(s)).to.deep.equal(regexTokenize(s)); }), { numRuns: 5_000 });
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (s) => { expect(tokenize(s)).to.deep.equal(regexTokenize(s)); }), { numRuns: 2_000 });
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (s) => { expect(tokenize(s)).to.deep.equal(regexTokenize(s)); }), { numRuns: 2_000 });
+  });
+
+  it('passes the same plain ranges and words to the corpus as its words when text mixes scripts', () => {
+    const mixed = fc.array(fc.constantFrom(...MIXED), { maxLength: 40 }).map((xs) => xs.join(''));
+    fc.assert(fc.property(mixed, (s) => {
+      const out: string[] = [];
+      forEachWord(s, (w) => out.push(w), (t, a, b) => out.push(t.slice(a, b)));
+      expect(out).to.deep.equal(regexTokenize(s));
     }), { numRuns: 2_000 });
   });
 
