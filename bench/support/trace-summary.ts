@@ -101,5 +101,6 @@ export function requestStats(rows: TracedRequest[]): string {
   const sends = rows.map((r) => r.sent);
   const refill = sends.slice(4).map((s) => { const f = finishes.filter((x) => x <= s); return f.length ? s - f[f.length - 1]! : 0; }).sort((a, b) => a - b);
   const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-  return `${rows.length} requests (${[...new Set(rows.map((r) => r.thread))].join(', ')}) over ${span.toFixed(0)} ms: latency p50 ${q(lat, 0.5).toFixed(1)} / p90 ${q(lat, 0.9).toFixed(1)} ms; mean in flight ${(busy / span).toFixed(2)}; a send after the last finish before it p50 ${refill.length ? q(refill, 0.5).toFixed(1) : 'n/a'} / p90 ${refill.length ? q(refill, 0.9).toFixed(1) : 'n/a'} ms`;
+  const threads = [...new Set(rows.map((r) => r.thread))].map((t) => `${t}: ${rows.filter((r) => r.thread === t).length} from ${Math.min(...rows.filter((r) => r.thread === t).map((r) => r.sent)).toFixed(0)} ms`);
+  return `${rows.length} requests (${threads.join(', ')}) over ${span.toFixed(0)} ms: latency p50 ${q(lat, 0.5).toFixed(1)} / p90 ${q(lat, 0.9).toFixed(1)} ms; mean in flight ${(busy / span).toFixed(2)}; a send after the last finish before it p50 ${refill.length ? q(refill, 0.5).toFixed(1) : 'n/a'} / p90 ${refill.length ? q(refill, 0.9).toFixed(1) : 'n/a'} ms`;
 }
