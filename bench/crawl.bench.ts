@@ -13,6 +13,10 @@
  * Diagnosis: KIT_BENCH_TIMELINE=1 also prints, per Kit variant, a median timeline of the crawl (when each chunk, the
  * config, the sitemap and the first and last page were requested and received, relative to init) from the page's
  * resource timing, and the main thread's busiest functions from a CDP CPU profile of one extra round.
+ * KIT_BENCH_CPU=1: the CPU time of every thread of the browser and the server during each crawl, by process kind and
+ * thread (bench/support/thread-cpu.ts; the crawl's worker is ended after the snapshot, not at `ready`).
+ * KIT_BENCH_TRACE=1: one more round per variant under Chromium's tracing: CPU per thread and JS function, and the
+ * pages' requests — latency, mean in flight, how soon a slot is refilled (bench/support/trace-summary.ts).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
