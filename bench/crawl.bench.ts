@@ -13,6 +13,10 @@
  * Diagnosis: KIT_BENCH_TIMELINE=1 also prints, per Kit variant, a median timeline of the crawl (when each chunk, the
  * config, the sitemap and the first and last page were requested and received, relative to init) from the page's
  * resource timing, and the main thread's busiest functions from a CDP CPU profile of one extra round.
+ * KIT_BENCH_CPU=1: the CPU time of every thread of the browser and the server during each crawl, by process kind and
+ * thread (bench/support/thread-cpu.ts; the crawl's worker is ended after the snapshot, not at `ready`).
+ * KIT_BENCH_TRACE=1: one more round per variant under Chromium's tracing: CPU per thread and JS function, and the
+ * pages' requests — latency, mean in flight, how soon a slot is refilled (bench/support/trace-summary.ts).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,10 +25,16 @@ import type { Page } from 'playwright-core';
 import { ensureSdkBuilt, startKitServer } from '../test/e2e/support/kit-server.js';
 import { launchChromium } from '../test/support/chromium.js';
 import { cdpOf, freshPage, longest, median, sampleBook, taskMs, type LongTask, type Sample } from './support/page-metrics.js';
+import { cpuDelta, threadCpu } from './support/thread-cpu.js';
+import { requestStats, summarizeTrace, tracedRequests, TRACE_CATEGORIES, type ThreadSummary } from './support/trace-summary.js';
 
 const ROUNDS = Number(process.env.KIT_BENCH_ROUNDS ?? 7);
 const SIZES = (process.env.KIT_BENCH_PAGES ?? '100,25').split(',').map(Number);
 const TIMELINE = process.env.KIT_BENCH_TIMELINE === '1';
+/** Also the CPU time of every thread of the browser and the server during each crawl (bench/support/thread-cpu.ts). */
+const CPU = process.env.KIT_BENCH_CPU === '1';
+/** Also one Chromium-traced round per variant: CPU per thread and per function (bench/support/trace-summary.ts). */
+const TRACE = process.env.KIT_BENCH_TRACE === '1';
 /** Also Kit with no Worker (the page hides the constructor): the crawl's main-thread fallback, in the same rounds. */
 const WORKERLESS = process.env.KIT_BENCH_WORKERLESS === '1';
 const CONCURRENCY = 4;
@@ -89,26 +99,34 @@ const loadBefore = load();
 
 type Variant = 'kit' | 'kit-main' | 'ref';
 /** A site crawl of `pages` pages (the start page + pages−1 from the sitemap) by Kit or by fetch + DOMParser. */
-async function crawlRound(variant: Variant, pages: number, profile = false): Promise<unknown> {
+async function crawlRound(variant: Variant, pages: number, profile: false | 'cpu' | 'trace' = false): Promise<unknown> {
   const context = await browser.newContext();
   try {
     const page = await freshPage(context);
     await page.goto(`${kit.url}/demo/site/start.html`, { waitUntil: 'load' });
     await page.waitForTimeout(300);
     const cdp = cdpOf(page);
-    if (profile) {
+    if (profile === 'trace') await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    if (profile === 'cpu') {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
     const before = await taskMs(page);
-    const r = await page.evaluate(async ({ variant, pages, concurrency }) => {
+    const cpuBefore = CPU ? threadCpu() : null;
+    const r = await page.evaluate(async ({ variant, pages, concurrency, keepWorkers }) => {
       const w = window as any;
       performance.clearResourceTimings();
       performance.setResourceTimingBufferSize(1000);
       const t0 = performance.now();
       let count = 0;
       if (variant === 'kit-main') (window as any).Worker = undefined;
+      // KIT_BENCH_CPU: the crawl's worker is ended after the CPU snapshot, not at `ready` (a thread gone takes its time).
+      if (keepWorkers && w.Worker) {
+        w.__workers = [];
+        w.__terminate = w.Worker.prototype.terminate;
+        w.Worker.prototype.terminate = function (this: Worker) { w.__workers.push(this); };
+      }
       if (variant !== 'ref') {
         const instance = w.Kit.init({ apiKey: w.__kitKey, endpoint: w.__kitEndpoint, mode: 'remote', context: { sitemap: '/demo/site/sitemap.xml', maxPages: pages, concurrency } });
         // The last crawl progress event: every page read (extracted); what follows is the corpus and the engine.
@@ -134,13 +152,19 @@ async function crawlRound(variant: Variant, pages: number, profile = false): Pro
       const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
         .map((e) => ({ url: e.name, start: e.startTime - t0, end: e.responseEnd - t0 }));
       return { t0, t1, count, resources, crawled: w.__crawledAt === undefined ? undefined : w.__crawledAt - t0 };
-    }, { variant, pages, concurrency: CONCURRENCY });
+    }, { variant, pages, concurrency: CONCURRENCY, keepWorkers: CPU });
+    const cpu = cpuBefore ? cpuDelta(cpuBefore, threadCpu()) : null;
+    if (CPU) await page.evaluate(() => { for (const wk of (window as any).__workers ?? []) (window as any).__terminate.call(wk); });
     await page.waitForTimeout(200);
     const tasks = await page.evaluate(() => (window as any).__longtasks as LongTask[]);
     if (process.env.KIT_BENCH_DEBUG) for (const t of tasks.filter((x) => x.start + x.duration > r.t0 && x.start < r.t1 + 200)) process.stderr.write(`long task ${variant} ${pages}: at ${(t.start - r.t0).toFixed(0)} ms for ${t.duration.toFixed(0)} ms (ready at ${(r.t1 - r.t0).toFixed(0)})\n`);
     const s: Sample = { wallMs: r.t1 - r.t0, taskMs: (await taskMs(page)) - before, longestMs: longest(tasks, r.t0, r.t1 + 200), pages: r.count };
     // The timeline: first start and last end per kind; pages are the crawled ones (the site's /demo/site/p*.html).
     if (r.crawled !== undefined) s['pages read end'] = r.crawled;
+    if (cpu) {
+      s['cpu total'] = [...cpu.values()].reduce((a, b) => a + b, 0);
+      for (const [k, ms] of cpu) s[`cpu ${k}`] = ms;
+    }
     const crawled = r.resources.filter((e) => /\/demo\/site\/p\d+\.html$/.test(e.url));
     if (crawled.length) {
       s['page first start'] = Math.min(...crawled.map((e) => e.start));
@@ -152,7 +176,11 @@ async function crawlRound(variant: Variant, pages: number, profile = false): Pro
       s[`${kind} start`] = Math.min(s[`${kind} start`] ?? Infinity, e.start);
       s[`${kind} end`] = Math.max(s[`${kind} end`] ?? -Infinity, e.end);
     }
-    if (profile) {
+    if (profile === 'trace') {
+      const json = (await browser.stopTracing()).toString('utf8');
+      return { threads: summarizeTrace(json), requests: requestStats(tracedRequests(json, /\/demo\/site\/p\d+\.html$/)) };
+    }
+    if (profile === 'cpu') {
       const { profile: cpu } = await cdp.send('Profiler.stop');
       return cpu;
     }
@@ -163,28 +191,51 @@ async function crawlRound(variant: Variant, pages: number, profile = false): Pro
   }
 }
 
-/** Self time per function (and its script's last path segment) of a CDP CPU profile, the busiest first. */
-function selfTimes(cpu: any): [string, number][] {
+/** Self and total (inclusive) time per function (and its script's last path segment) of a CDP CPU profile. */
+function selfTimes(cpu: any): [string, number, number][] {
   const byId = new Map<number, any>(cpu.nodes.map((n: any) => [n.id, n]));
-  const self = new Map<string, number>();
-  for (let i = 0; i < cpu.samples.length; i++) {
-    const node = byId.get(cpu.samples[i]);
+  const parent = new Map<number, number>();
+  for (const n of cpu.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const nameOf = (node: any) => {
     const f = node.callFrame;
-    const name = `${f.functionName || '(anonymous)'} ${f.url ? f.url.split('/').pop() : ''}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}:${f.columnNumber + 1}` : ''}`;
-    self.set(name, (self.get(name) ?? 0) + (cpu.timeDeltas[i] ?? 0) / 1000);
+    return `${f.functionName || '(anonymous)'} ${f.url ? f.url.split('/').pop() : ''}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}:${f.columnNumber + 1}` : ''}`;
+  };
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  for (let i = 0; i < cpu.samples.length; i++) {
+    const ms = (cpu.timeDeltas[i + 1] ?? 0) / 1000;
+    const node = byId.get(cpu.samples[i]);
+    const name = nameOf(node);
+    self.set(name, (self.get(name) ?? 0) + ms);
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      const n = nameOf(byId.get(id));
+      if (seen.has(n)) continue;
+      seen.add(n);
+      total.set(n, (total.get(n) ?? 0) + ms);
+    }
   }
-  return [...self.entries()].filter(([n]) => !n.startsWith('(idle)')).sort((a, b) => b[1] - a[1]);
+  return [...self.entries()].filter(([n]) => !n.startsWith('(idle)')).map(([n, ms]) => [n, ms, total.get(n) ?? ms] as [string, number, number]).sort((a, b) => b[1] - a[1]);
+}
+
+/** The functions with the most total (inclusive) time, roots excluded. */
+function totalTimes(cpu: any): [string, number][] {
+  const names = selfTimes(cpu);
+  return names.map(([n, , t]) => [n, t] as [string, number]).filter(([n]) => !n.startsWith('(root)') && !n.startsWith('(program)')).sort((a, b) => b[1] - a[1]);
 }
 
 const KINDS: Variant[] = WORKERLESS ? ['kit', 'kit-main', 'ref'] : ['kit', 'ref'];
 const variants: [Variant, number][] = SIZES.flatMap((n) => KINDS.map((v) => [v, n] as [Variant, number]));
 const profiles: [number, any][] = [];
+type Traced = { threads: ThreadSummary[]; requests: string };
+const traces: [string, Traced][] = [];
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < variants.length; k++) { const [v, n] = variants[(k + round) % variants.length]!; await crawlRound(v, n); }
     process.stderr.write(`round ${round + 1}/${ROUNDS} done (load ${load()})\n`);
   }
-  if (TIMELINE) for (const n of SIZES) profiles.push([n, await crawlRound('kit', n, true)]);
+  if (TIMELINE) for (const n of SIZES) profiles.push([n, await crawlRound('kit', n, 'cpu')]);
+  if (TRACE) for (const n of SIZES) for (const v of KINDS) traces.push([`${n} pages, ${v}`, await crawlRound(v, n, 'trace') as Traced]);
 } finally {
   await browser.close();
   await kit.stop();
@@ -207,6 +258,16 @@ for (const n of SIZES) {
 const worstOf = (key: string) => Math.max(0, ...all(key).map((s) => s.longestMs!));
 const worst = SIZES.flatMap((n) => KINDS.map((v) => `${n} pages ${v} ${f(worstOf(`crawl-${n}-${v}`))} ms`));
 console.log(`\nLongest long task in any round (0 = none over 50 ms): ${worst.join(', ')}.`);
+if (CPU) {
+  for (const n of SIZES) {
+    console.log(`\nCPU ms during the crawl, ${n} pages, medians per thread group (process kind / thread), Kit vs reference:`);
+    const keys = [...new Set(KINDS.flatMap((v) => all(`crawl-${n}-${v}`).flatMap((s) => Object.keys(s))))].filter((k) => k.startsWith('cpu '));
+    const rows = keys.map((k) => [k.slice(4), ...KINDS.map((v) => all(`crawl-${n}-${v}`).map((s) => s[k] ?? 0))] as const);
+    const meds = rows.map(([k, ...vs]) => [k, ...vs.map((x) => median(x as number[]))] as [string, ...number[]]).sort((a, b) => (b[1] as number) - (a[1] as number));
+    console.log(`| thread | ${KINDS.join(' | ')} |\n|---|${KINDS.map(() => '---').join('|')}|`);
+    for (const [k, ...ms] of meds) if (Math.max(...ms) >= 1) console.log(`| ${k} | ${ms.map((x) => x.toFixed(1)).join(' | ')} |`);
+  }
+}
 if (TIMELINE) {
   for (const n of SIZES) {
     for (const v of KINDS) {
@@ -219,5 +280,14 @@ if (TIMELINE) {
   for (const [n, cpu] of profiles) {
     console.log(`\nMain thread, one profiled Kit crawl of ${n} pages, busiest functions (self ms):`);
     for (const [name, ms] of selfTimes(cpu).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
+    console.log(`Same profile, functions by total (inclusive) ms:`);
+    for (const [name, ms] of totalTimes(cpu).slice(0, 40)) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
+  }
+}
+for (const [what, { threads, requests }] of traces) {
+  console.log(`\nTrace of one crawl, ${what}: the pages' requests: ${requests}.\nThreads by time in top-level tasks (ms), their busiest tasks and JS functions (self ms):`);
+  for (const t of threads.filter((x) => x.busy >= 2 || x.functions.length > 0).slice(0, 12)) {
+    console.log(`  ${t.busy.toFixed(1).padStart(7)}  ${t.thread}: ${t.tasks.slice(0, 4).map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`);
+    for (const [name, ms] of t.functions.slice(0, 12)) if (ms >= 0.5) console.log(`           ${ms.toFixed(1).padStart(7)}  ${name}`);
   }
 }

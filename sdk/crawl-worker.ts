@@ -3,7 +3,8 @@
  * the page's main thread, which only parses and extracts them. Built as its own classic script, `kit-crawl-worker.js`
  * beside `kit.js` (the SDK webpack config), and started by adapters/browser/worker-page-fetcher.ts from a blob URL
  * (a worker runs on the page's origin, so its same-origin requests and cookies are the page's, as on the main
- * thread). Messages: `{ type: 'fetch', id, request }` → `{ id, result }`; `{ type: 'abort', id }`;
+ * thread). Messages: `{ type: 'fetch', id, request }` → `{ id, result }`; `{ type: 'abort', id }`; `{ type: 'limit', n }`
+ * (at most n requests at once: adapters/browser/worker-page-fetcher.ts);
  * `{ type: 'flush', id }` → `{ id }` once the cache's writes are committed. Ready: `{ type: 'ready', version }`.
  */
 import type { PageFetchRequest } from '../core/ports/page-fetcher.port.js';
@@ -19,18 +20,40 @@ interface WorkerScope {
 const scope = globalThis as unknown as WorkerScope;
 let fetcher: ReturnType<typeof withPageCache> | null = null;
 const running = new Map<number, AbortController>();
+// Requests run at most `limit` at once (`{ type: 'limit', n }`; none until told); the others wait here in order and
+// start the moment a body is in — before its result is posted — without a round trip through the page's main thread.
+let limit = Infinity;
+let active = 0;
+const held: { id: number; request: PageFetchRequest }[] = [];
+const startHeld = () => {
+  while (active < limit && held.length > 0 && fetcher) {
+    const { id, request } = held.shift()!;
+    const controller = running.get(id) ?? new AbortController();
+    active++;
+    void fetcher.fetch({ ...request, signal: controller.signal })
+      .catch(() => ({ ok: false as const, code: 'network' as const, reason: 'The request failed in the crawl worker.' }))
+      .then((result) => {
+        active--;
+        running.delete(id);
+        startHeld();
+        scope.postMessage({ id, result });
+      });
+  }
+};
 
 scope.onmessage = (event: MessageEvent) => {
-  const m = event.data as { type: string; id: number; request?: PageFetchRequest; stored?: boolean };
+  const m = event.data as { type: string; id: number; request?: PageFetchRequest; stored?: boolean; n?: number };
   if (m.type === 'init') {
     fetcher = withPageCache(createFetchPageFetcher({ documentOrigin: scope.location.origin }), { mayHoldPages: m.stored !== false });
   } else if (m.type === 'fetch' && fetcher && m.request) {
-    const controller = new AbortController();
-    running.set(m.id, controller);
-    void fetcher.fetch({ ...m.request, signal: controller.signal })
-      .catch(() => ({ ok: false as const, code: 'network' as const, reason: 'The request failed in the crawl worker.' }))
-      .then((result) => { running.delete(m.id); scope.postMessage({ id: m.id, result }); });
+    running.set(m.id, new AbortController());
+    held.push({ id: m.id, request: m.request });
+    startHeld();
+  } else if (m.type === 'limit' && typeof m.n === 'number') {
+    limit = m.n;
+    startHeld();
   } else if (m.type === 'abort') {
+    // A request still held starts aborted, and answers at once.
     running.get(m.id)?.abort();
   } else if (m.type === 'flush' && fetcher) {
     void fetcher.flush().then(() => scope.postMessage({ id: m.id }));

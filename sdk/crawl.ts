@@ -6,4 +6,4 @@ export { withPageCache, type CachedPageFetcher } from '../adapters/browser/idb-p
 export { createWorkerPageFetcher } from '../adapters/browser/worker-page-fetcher.js';
 export { pageLinks } from '../adapters/browser/page-links.js';
 export { reportSiteDiscovery } from './site-discovery.js';
-export { createTimeSlicer, yieldToMain } from '../adapters/browser/yield-to-main.js';
+export { createTimeSlicer, yieldBehindTasks, yieldToMain } from '../adapters/browser/yield-to-main.js';

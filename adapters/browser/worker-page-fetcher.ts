@@ -15,6 +15,12 @@ export interface WorkerPageFetcherOptions {
 
 /** The worker fetcher: a CachedPageFetcher, and `close()` to end the worker once the crawl is over. */
 export interface WorkerPageFetcher extends CachedPageFetcher {
+  /**
+   * At most `n` requests at once, the fallback's and the worker's together; the others wait in order, in the worker
+   * once it is ready, which starts the next the moment a body is in (core/crawl's LimitingPageFetcher). Unlimited
+   * until called.
+   */
+  limit(n: number): void;
   /** Ends the worker (after the cache's writes are committed: call it once `flush()` resolved). */
   close(): void;
   /** Requests the worker served so far (for tests and the benchmark's diagnosis). */
@@ -42,6 +48,36 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
   let nextId = 1;
   let served = 0;
   let marked = false;
+  // The limit (see limit()): requests of the fallback run here at most `max` at once, the others wait in `held`; the
+  // worker is told how many it may run — what the fallback's running requests leave — whenever that changes.
+  let max = Infinity;
+  let mainRunning = 0;
+  const held: Pending[] = [];
+  const tellLimit = () => { if (state === 'ready') worker?.postMessage({ type: 'limit', n: Math.max(0, max - mainRunning) }); };
+  const pumpMain = () => {
+    while (held.length > 0 && mainRunning < max) {
+      const { request, resolve } = held.shift()!;
+      mainRunning++;
+      const result = fallback.fetch(request);
+      const done = () => { mainRunning--; pumpMain(); tellLimit(); };
+      void result.then(done, done);
+      resolve(result);
+    }
+  };
+  /** On the main thread (before the worker is ready, or without one), within the limit. */
+  const viaMain = (request: PageFetchRequest): Promise<PageFetchResult> => new Promise((resolve) => {
+    held.push({ request, resolve });
+    pumpMain();
+  });
+  /** In the worker, which holds it until it has a slot. */
+  const viaWorker = (request: PageFetchRequest, resolve: Pending['resolve']): void => {
+    const id = nextId++;
+    const { signal, ...plain } = request;
+    const onAbort = () => worker?.postMessage({ type: 'abort', id });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    pending.set(id, { request, resolve: (result) => { signal?.removeEventListener('abort', onAbort); resolve(result); } });
+    worker!.postMessage({ type: 'fetch', id, request: plain });
+  };
   // Whether the cache may hold pages, as it was before this crawl: the fallback's first write sets the flag, and a
   // worker told so after it would open IndexedDB and read its keys before its first request (on a first visit, the
   // database being created meanwhile). This crawl's own writes are no loss to it: a crawl requests each page once.
@@ -59,7 +95,7 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
     worker?.terminate();
     worker = null;
     release();
-    for (const { request, resolve } of pending.values()) resolve(fallback.fetch(request));
+    for (const { request, resolve } of pending.values()) resolve(viaMain(request));
     pending.clear();
     for (const done of flushes.values()) done();
     flushes.clear();
@@ -83,6 +119,9 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
           if (m.version !== options.version) return giveUp();
           state = 'ready';
           worker!.postMessage({ type: 'init', stored });
+          tellLimit();
+          // What waits for a slot on the main thread waits in the worker from now on.
+          for (const { request, resolve } of held.splice(0)) viaWorker(request, resolve);
           return;
         }
         if (m.id === undefined) return;
@@ -107,15 +146,13 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
   return {
     fetch(request: PageFetchRequest): Promise<PageFetchResult> {
       if (!requested) { requested = true; setTimeout(start, 0); }
-      if (state !== 'ready' || worker === null) return fallback.fetch(request);
-      const id = nextId++;
-      const { signal, ...plain } = request;
-      return new Promise<PageFetchResult>((resolve) => {
-        const onAbort = () => worker?.postMessage({ type: 'abort', id });
-        signal?.addEventListener('abort', onAbort, { once: true });
-        pending.set(id, { request, resolve: (result) => { signal?.removeEventListener('abort', onAbort); resolve(result); } });
-        worker!.postMessage({ type: 'fetch', id, request: plain });
-      });
+      if (state !== 'ready' || worker === null) return viaMain(request);
+      return new Promise<PageFetchResult>((resolve) => viaWorker(request, resolve));
+    },
+    limit(n: number) {
+      max = n;
+      tellLimit();
+      pumpMain();
     },
     async flush() {
       const inWorker = state === 'ready' && worker !== null

@@ -7,6 +7,16 @@
 export function yieldToMain(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return yieldBehindTasks();
+}
+
+/**
+ * Yields like {@link yieldToMain}, but the continuation runs behind the tasks already queued, as a new task would
+ * (a MessageChannel task; `scheduler.yield()`'s continuation instead runs ahead of them). The site crawl's extraction
+ * yields so: a worker's response that arrived meanwhile is handled first, and its request slot refilled at once,
+ * instead of waiting for every page queued for the extractor (sdk/site-context.ts).
+ */
+export function yieldBehindTasks(): Promise<void> {
   if (typeof MessageChannel === 'function') {
     return new Promise((resolve) => {
       const channel = new MessageChannel();

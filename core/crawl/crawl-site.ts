@@ -5,7 +5,7 @@ import { CRAWL_LIMITS, type CrawlLimits } from './limits.js';
 import { normalizeUrl, originOf } from './normalize-url.js';
 import { planCrawl } from './plan-crawl.js';
 import { truncateText } from './truncate-text.js';
-import type { CrawlOptions, CrawlResult, SkipReason } from './types.js';
+import type { CrawlOptions, CrawlResult, LimitingPageFetcher, SkipReason } from './types.js';
 
 /** SPEC §2.2: maxPages is at most 100, whatever a host passes. */
 const MAX_PAGES = 100;
@@ -125,12 +125,12 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
 
   /** A fetched page waiting for the extractor. */
   interface Loaded { readonly index: number; readonly url: string; readonly finalUrl: string; readonly contentType: string; readonly text: string }
-  const fetchOne = async (index: number): Promise<Loaded | undefined> => {
+  const fetchOne = async (index: number, ahead: boolean): Promise<Loaded | undefined> => {
     const url = candidates[index]!;
     log.requests++;
     const result = await fetchWithDeadline(options.fetcher, {
       url, timeoutMs: context.fetchTimeoutMs, credentials: context.credentials, maxBytes: limits.maxPageBytes, accept: 'html',
-    }, signal);
+    }, signal, ahead ? 2 * context.fetchTimeoutMs : context.fetchTimeoutMs);
     if (!result.ok) return void log.skip(url, result.code);
     const response = result.value;
     const finalUrl = normalizeUrl(response.url);
@@ -157,12 +157,20 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   // requests are ever in flight. A page is launched ahead of the extractor only when the pages waiting for it could
   // not fill the corpus even at maxCharsPerPage each — so the pages requested are exactly those a crawl that
   // extracts each page before launching the next would request.
+  // A limiting fetcher (LimitingPageFetcher) keeps `concurrency` in flight itself and is handed up to `concurrency`
+  // requests more, which it starts as slots free: it refills a slot without waiting for this code to run (on a busy
+  // main thread, the crawl's pace). Such a request is handed over only when that crawl would request it whatever
+  // the pages before it turn out to be: the pages waiting and in flight could not fill the corpus even at
+  // maxCharsPerPage each (maxPages already counts them).
   const queue: Loaded[] = [];
   let extracting = false;
   const waiting = () => queue.length + (extracting ? 1 : 0);
+  const limiting = typeof (options.fetcher as Partial<LimitingPageFetcher>).limit === 'function';
+  if (limiting) (options.fetcher as LimitingPageFetcher).limit(context.concurrency);
   await new Promise<void>((resolve) => {
     const canLaunch = () => !signal?.aborted && next < candidates.length && fetched.length + inFlight + waiting() < target()
-      && keptChars + liveChars() + waiting() * context.maxCharsPerPage < context.maxCorpusChars && inFlight < context.concurrency;
+      && keptChars + liveChars() + waiting() * context.maxCharsPerPage < context.maxCorpusChars && (inFlight < context.concurrency
+        || (limiting && inFlight < 2 * context.concurrency && keptChars + liveChars() + (waiting() + inFlight) * context.maxCharsPerPage < context.maxCorpusChars));
     const loadedOne = () => {
       loaded++;
       progress();
@@ -184,8 +192,9 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     const pump = () => {
       while (canLaunch()) {
         const index = next++;
+        const ahead = inFlight >= context.concurrency;
         inFlight++;
-        fetchOne(index)
+        fetchOne(index, ahead)
           .catch(() => void log.skip(candidates[index]!, 'network'))
           .then((page) => {
             inFlight--;

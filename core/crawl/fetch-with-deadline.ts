@@ -4,9 +4,10 @@ import type { PageFetcherPort, PageFetchRequest, PageFetchResult } from '../port
 /**
  * Runs one fetch under the request's timeout and the crawl's abort signal, whatever the fetcher does with them:
  * a fetcher that never settles cannot hang the crawl, and a fetcher that throws (a bug or broken I/O) costs
- * one page (`network`), not the whole crawl.
+ * one page (`network`), not the whole crawl. `guardMs` (default the request's timeoutMs) is how long it waits for the
+ * fetcher: longer for a request a limiting fetcher may hold until a slot frees (it applies timeoutMs once started).
  */
-export async function fetchWithDeadline(fetcher: PageFetcherPort, request: Omit<PageFetchRequest, 'signal'>, parent?: AbortSignal): Promise<PageFetchResult> {
+export async function fetchWithDeadline(fetcher: PageFetcherPort, request: Omit<PageFetchRequest, 'signal'>, parent?: AbortSignal, guardMs = request.timeoutMs): Promise<PageFetchResult> {
   if (parent?.aborted) return fail('aborted', 'The crawl was aborted.');
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -15,7 +16,7 @@ export async function fetchWithDeadline(fetcher: PageFetcherPort, request: Omit<
     timer = setTimeout(() => {
       controller.abort();
       resolve(fail('timeout', `No complete response within ${request.timeoutMs} ms.`));
-    }, request.timeoutMs);
+    }, guardMs);
     onAbort = () => {
       controller.abort();
       resolve(fail('aborted', 'The crawl was aborted.'));

@@ -5,4 +5,4 @@ export { scanSitemap, decodeXmlText, type SitemapScan } from './parse-sitemap.js
 export { robotsSitemaps, looksLikePage } from './parse-robots.js';
 export { truncateText } from './truncate-text.js';
 export { fetchWithDeadline } from './fetch-with-deadline.js';
-export type { CrawlOptions, CrawlResult, CrawlSkip, CrawlProgress, CrawlSource, ExtractHtml, ExtractedPage, SkipReason } from './types.js';
+export type { CrawlOptions, CrawlResult, LimitingPageFetcher, CrawlSkip, CrawlProgress, CrawlSource, ExtractHtml, ExtractedPage, SkipReason } from './types.js';

@@ -53,6 +53,17 @@ export interface CrawlSkip {
   readonly status?: number;
 }
 
+/**
+ * A fetcher that runs at most `limit(n)`'s `n` requests at once and starts the others, in the order they were asked
+ * for, as slots free (sdk's worker fetcher: the worker refills a slot the moment a body arrives, without a round trip
+ * through the page's main thread). Given one, the crawl hands it up to `concurrency` requests more than run at once;
+ * those wait at most one request's time for a slot, so their deadline guard is twice `fetchTimeoutMs` (the fetcher
+ * applies `timeoutMs` itself from the moment it starts a request).
+ */
+export interface LimitingPageFetcher extends PageFetcherPort {
+  limit(n: number): void;
+}
+
 /** What crawlSite needs. */
 export interface CrawlOptions {
   /** URL of the page Kit runs on: its origin is the only one ever requested; relative paths resolve against it. */

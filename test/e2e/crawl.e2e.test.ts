@@ -74,8 +74,12 @@ describe('site crawl: fetch worker, CSP fallback, page cache (Chromium + real se
   it('fetches the pages in a worker (once it has started) and reads every page', async () => {
     const workers: string[] = [];
     page.on('worker', (w) => workers.push(w.url()));
+    site.resetPeak();
     const r = await crawl('/start');
     expect(r.context.pages).to.equal(PAGES + 1);
+    // The worker is handed requests ahead and starts them itself; the page's and the worker's together never exceed
+    // the default concurrency (4) — the start page's own requests are over before the crawl begins.
+    expect(site.peak).to.equal(4);
     expect(new Set(site.requests.filter((q) => /^\/g\d+$/.test(q.path)).map((q) => q.path)).size).to.equal(PAGES);
     // The first requests may leave before the worker is ready; most of them are the worker's.
     expect(r.inPage.length).to.be.below(PAGES / 2);

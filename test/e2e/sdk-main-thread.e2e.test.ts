@@ -47,15 +47,18 @@ describe('SDK main-thread slices (Chromium + real server)', function () {
   });
   beforeEach(async () => {
     page = await newTestPage(browser);
-    // Counts the yields the page's scripts make (Chromium has scheduler.yield; Kit prefers it).
+    // Counts the yields the page's scripts make: scheduler.yield() (Chromium has it; Kit prefers it), and the
+    // MessageChannel tasks of adapters/browser/yield-to-main.ts's yieldBehindTasks (the crawl's extraction yields so).
     await page.addInitScript(() => {
-      const w = window as unknown as { __yields: number; scheduler?: { yield(): Promise<void> } };
+      const w = window as unknown as { __yields: number; scheduler?: { yield(): Promise<void> }; MessageChannel: typeof MessageChannel };
       w.__yields = 0;
       const s = w.scheduler;
       if (s?.yield) {
         const original = s.yield.bind(s);
         s.yield = () => { w.__yields++; return original(); };
       }
+      const Channel = w.MessageChannel;
+      w.MessageChannel = class extends Channel { constructor() { super(); w.__yields++; } };
     });
   });
   afterEach(async () => { await page?.close(); });

@@ -273,6 +273,75 @@ describe('crawlSite', () => {
     expect(fetcher.requests.map((r) => r.url)).to.not.include(`${O}/e`);
   });
 
+  describe('with a limiting fetcher (it runs `concurrency` requests and holds the others until a slot frees)', () => {
+    /** Runs at most limit(n) fetches of `inner` at once, the others in order as slots free; counts what it holds. */
+    class LimitingFake {
+      outstanding = 0;
+      maxOutstanding = 0;
+      limits: number[] = [];
+      #max = Infinity;
+      #running = 0;
+      #held: (() => void)[] = [];
+      constructor(readonly inner: FakePageFetcher) {}
+      limit(n: number) { this.limits.push(n); this.#max = n; }
+      async fetch(request: Parameters<FakePageFetcher['fetch']>[0]) {
+        this.outstanding++;
+        this.maxOutstanding = Math.max(this.maxOutstanding, this.outstanding);
+        if (this.#running >= this.#max) await new Promise<void>((r) => this.#held.push(r));
+        this.#running++;
+        try {
+          return await this.inner.fetch(request);
+        } finally {
+          this.#running--;
+          this.outstanding--;
+          this.#held.shift()?.();
+        }
+      }
+    }
+    const limited = (f: LimitingFake, ctx: ContextConfig, extra: Partial<CrawlOptions> = {}) =>
+      crawlSite({ pageUrl: PAGE, context: ctx, fetcher: f, extract: tagStripExtract, ...extra });
+
+    it('hands it up to `concurrency` requests ahead, never more than `concurrency` run at once: same result', async () => {
+      const routes = { ...site(16), [`${O}/sitemap.xml`]: xml(urlset(Array.from({ length: 16 }, (_, i) => `/p${i}`))) };
+      const slowExtract = async (h: string) => { await new Promise((r) => setTimeout(r, 6)); return tagStripExtract(h); };
+      const f = new LimitingFake(new FakePageFetcher(routes, { delayMs: 3 }));
+      const result = await limited(f, context({ concurrency: 3 }), { extract: slowExtract });
+      expect(f.limits).to.deep.equal([3]);
+      expect(f.inner.maxInFlight).to.equal(3);
+      expect(f.maxOutstanding).to.be.within(4, 6);
+      const plain = await crawl(new FakePageFetcher(routes), context({ concurrency: 3 }));
+      expect(result).to.deep.equal(plain);
+      expect(f.inner.requests.map((r) => r.url)).to.deep.equal([`${O}/sitemap.xml`, ...Array.from({ length: 16 }, (_, i) => `${O}/p${i}`)]);
+    });
+
+    it('requests no page past the corpus cap: the pages a fetch-then-extract crawl would request, no more', async () => {
+      const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(' ');
+      const routes = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [`${O}/${k}`, { body: html(k, words(100, `${k}word`)) }]));
+      const slowExtract = async (h: string) => { await new Promise((r) => setTimeout(r, 10)); return tagStripExtract(h); };
+      const ctx = context({ scope: 'urls', sitemap: null, urls: ['/a', '/b', '/c', '/d', '/e', '/f'], maxCharsPerPage: 300, maxCorpusChars: 700, concurrency: 2 });
+      const f = new LimitingFake(new FakePageFetcher(routes, { delayMs: 2 }));
+      const result = await limited(f, ctx, { extract: slowExtract });
+      const plain = new FakePageFetcher(routes, { delayMs: 2 });
+      expect(result).to.deep.equal(await crawl(plain, ctx, { extract: slowExtract }));
+      expect(f.inner.requests.map((r) => r.url)).to.deep.equal(plain.requests.map((r) => r.url));
+      expect(f.inner.requests.map((r) => r.url)).to.not.include(`${O}/e`);
+    });
+
+    it('gives a request it holds its own fetchTimeoutMs from when it starts, not from when it was handed over', async () => {
+      const answer = (path: string, ms: number): FakeRoute => async () => {
+        await new Promise((r) => setTimeout(r, ms));
+        const body = html(path, `<p>Text of ${path}.</p>`);
+        return ok({ url: `${O}${path}`, status: 200, contentType: 'text/html', text: body, bytes: body.length, truncated: false, validators: { etag: null, lastModified: null } });
+      };
+      // One slot: /b waits ~60 ms for /a, then takes ~60 ms itself — over fetchTimeoutMs since handed over, within it since started.
+      const f = new LimitingFake(new FakePageFetcher({ [`${O}/a`]: answer('/a', 60), [`${O}/b`]: answer('/b', 60) }));
+      const result = await limited(f, context({ scope: 'urls', sitemap: null, urls: ['/a', '/b'], concurrency: 1, fetchTimeoutMs: 100 }));
+      expect(f.maxOutstanding).to.equal(2);
+      expect(result.skipped).to.deep.equal([]);
+      expect(result.pages.map((p) => p.url)).to.deep.equal([`${O}/a`, `${O}/b`]);
+    });
+  });
+
   it('hands over each page once it is final, while the crawl goes on: the result\'s pages, in its order, cuts included', async () => {
     const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(' ');
     let p4Answered = false;

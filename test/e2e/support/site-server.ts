@@ -8,6 +8,9 @@ export type Route = string | { status?: number; type?: string; body: string; hea
 export interface SiteServer {
   readonly origin: string;
   readonly requests: { method: string; path: string; cookie: string | undefined }[];
+  /** Most requests the server was answering at once (from arrival to the response's end); `resetPeak()` starts anew. */
+  readonly peak: number;
+  resetPeak(): void;
   set(path: string, route: Route): void;
   close(): Promise<void>;
 }
@@ -15,9 +18,13 @@ export interface SiteServer {
 export async function startSiteServer(routes: Record<string, Route> = {}, host = '127.0.0.1'): Promise<SiteServer> {
   const table = new Map(Object.entries(routes));
   const requests: SiteServer['requests'] = [];
+  let open = 0;
+  let peak = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     requests.push({ method: req.method ?? 'GET', path, cookie: req.headers.cookie });
+    peak = Math.max(peak, ++open);
+    res.on('close', () => { open--; });
     const route = table.get(path);
     if (route === undefined) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not found'); return; }
     const r = typeof route === 'string' ? { body: route } : typeof route === 'function' ? route(req) : route;
@@ -35,6 +42,8 @@ export async function startSiteServer(routes: Record<string, Route> = {}, host =
   return {
     origin: `http://${host}:${port}`,
     requests,
+    get peak() { return peak; },
+    resetPeak: () => { peak = open; },
     set: (path, route) => { table.set(path, route); },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
