@@ -38,9 +38,9 @@ export function rates(cases: readonly GateCase[], decide: (c: GateCase) => boole
   return { n: cases.length, balanced: 1 - (frr + far) / 2, frr, far, byKind: Object.fromEntries(Object.entries(kinds).map(([k, [n, p]]) => [k, p / n])) };
 }
 
-/** The real-page cases of one half, each page a one-page corpus (as the SDK builds it). */
-export async function pageCases(split: 'dev' | 'heldout'): Promise<GateCase[]> {
-  const cs = loadPageCases(join(shared, 'pages'), join(root, 'eval', 'pages', 'questions.txt')).filter((c) => c.split === split);
+/** Gate cases from a questions file on the shared pages, each page a one-page corpus (as the SDK builds it). */
+async function casesFrom(questions: string, split?: 'dev' | 'heldout'): Promise<GateCase[]> {
+  const cs = loadPageCases(join(shared, 'pages'), questions).filter((c) => split === undefined || c.split === split);
   const corpora = new Map<string, Corpus>();
   const out: GateCase[] = [];
   for (const c of cs) {
@@ -51,20 +51,17 @@ export async function pageCases(split: 'dev' | 'heldout'): Promise<GateCase[]> {
   return out;
 }
 
+/** The real-page cases of one half. */
+export function pageCases(split: 'dev' | 'heldout'): Promise<GateCase[]> {
+  return casesFrom(join(root, 'eval', 'pages', 'questions.txt'), split);
+}
+
 /**
  * Session 9's extra development questions (scripts/eval/experiments/gate-extra-questions.txt: 128 questions over 14
- * Readability pages that eval/pages/questions.txt does not use), each page a one-page corpus. Development only.
+ * Readability pages that eval/pages/questions.txt does not use). Development only.
  */
-export async function extraCases(): Promise<GateCase[]> {
-  const cs = loadPageCases(join(shared, 'pages'), join(root, 'scripts', 'eval', 'experiments', 'gate-extra-questions.txt'));
-  const corpora = new Map<string, Corpus>();
-  const out: GateCase[] = [];
-  for (const c of cs) {
-    let corpus = corpora.get(c.case);
-    if (!corpus) { corpus = await prepareCorpus([{ url: `eval:${c.case}`, title: c.title, text: c.page }]); corpora.set(c.case, corpus); }
-    out.push({ corpus, text: `${c.title}\n\n${c.page}`, question: c.question, expect: c.kind === 'answerable' || c.kind === 'page' ? 'answer' : 'refuse', kind: c.kind });
-  }
-  return out;
+export function extraCases(): Promise<GateCase[]> {
+  return casesFrom(join(root, 'scripts', 'eval', 'experiments', 'gate-extra-questions.txt'));
 }
 
 /** SQuAD's cases of one half: each answerable question against its article, and against one other (fixed seed). */
