@@ -1,19 +1,16 @@
 // Session 9 scratch: dev failures of the ranking (real pages dev only; SQuAD tune).
-import { createAnswerer, createRetriever } from '../../../core/retrieval/index.js';
-import { buildCorpus, detectPagesLanguage, loadAllLanguages } from '../../../core/text/index.js';
+import { detectPagesLanguage, loadAllLanguages } from '../../../core/text/index.js';
+import { pageAnswerers } from './page-answerers.js';
 import { pageItems, squadItems } from '../qa-data.js';
 import { containsAny } from '../qa-metrics.js';
 await loadAllLanguages();
 const which = process.argv[2] ?? 'dev';
 const items = which === 'dev' ? await pageItems('dev') : squadItems('tune');
-const cache = new Map<string, ReturnType<typeof createAnswerer>>();
+const answererFor = pageAnswerers(JSON.parse(process.env.RET ?? "{}"), JSON.parse(process.env.OPTS ?? "{}"));
 const hist: Record<string, number> = {};
 let shown = 0;
 for (const it of items) {
-  const page = typeof it.page === 'string' ? { url: 'x', title: '', text: it.page } : it.page;
-  let a = cache.get(page.url);
-  if (!a) { a = createAnswerer(createRetriever(buildCorpus([page]), JSON.parse(process.env.RET ?? "{}")), JSON.parse(process.env.OPTS ?? "{}")); cache.set(page.url, a); }
-  const r = a.ranker;
+  const r = answererFor(it).ranker;
   const q = r.retriever.analyze(it.question);
   const cands = r.candidates(q, 400);
   const sents = r.retriever.corpus.sentences;

@@ -1,23 +1,20 @@
 // Session 9 scratch: a learned choice between the ranker's first sentence and its neighbours in the same paragraph
 // (the "answer after the restatement" class), validated across the development halves only: fitted on SQuAD tune and
 // scored on real pages dev, and the reverse. Logistic regression (listwise softmax over the 1–3 choices).
-import { createAnswerer, createRetriever } from '../../../core/retrieval/index.js';
 import { answerMatches, expectedAnswer } from '../../../core/retrieval/answer-type.js';
 import { isAnswerRole, leansBack } from '../../../core/retrieval/sentence-roles.js';
-import { buildCorpus, loadAllLanguages } from '../../../core/text/index.js';
+import { loadAllLanguages } from '../../../core/text/index.js';
+import { pageAnswerers } from './page-answerers.js';
 import { pageItems, squadItems, type LabelledItem } from '../qa-data.js';
 import { containsAny } from '../qa-metrics.js';
 
 type Group = { x: number[][]; y: number[] };
 
 async function groups(items: readonly LabelledItem[]): Promise<Group[]> {
-  const cache = new Map<string, ReturnType<typeof createAnswerer>>();
+  const answererFor = pageAnswerers();
   const out: Group[] = [];
   for (const it of items) {
-    const page = typeof it.page === 'string' ? { url: 'x', title: '', text: it.page } : it.page;
-    let a = cache.get(page.url);
-    if (!a) { a = createAnswerer(createRetriever(buildCorpus([page]))); cache.set(page.url, a); }
-    const r = a.ranker;
+    const r = answererFor(it).ranker;
     const sents = r.retriever.corpus.sentences;
     const q = r.retriever.analyze(it.question);
     const cands = r.candidates(q, 30);

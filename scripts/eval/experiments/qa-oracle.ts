@@ -1,19 +1,16 @@
 // Session 9 scratch: upper bounds on the development halves — top-1 if a perfect chooser could pick between the
 // first sentence and its neighbours in the same paragraph (the "answer after the restatement" class), and the share
 // of questions whose gold sentence shares no content word with the question (the vocabulary class).
-import { createAnswerer, createRetriever } from '../../../core/retrieval/index.js';
-import { buildCorpus, loadAllLanguages } from '../../../core/text/index.js';
+import { loadAllLanguages } from '../../../core/text/index.js';
+import { pageAnswerers } from './page-answerers.js';
 import { pageItems, squadItems } from '../qa-data.js';
 import { containsAny } from '../qa-metrics.js';
 await loadAllLanguages();
 for (const [name, items] of [['real pages dev', await pageItems('dev')], ['SQuAD tune', squadItems('tune')]] as const) {
-  const cache = new Map<string, ReturnType<typeof createAnswerer>>();
+  const answererFor = pageAnswerers();
   let r1 = 0, nb = 0, none = 0, n = 0;
   for (const it of items) {
-    const page = typeof it.page === 'string' ? { url: 'x', title: '', text: it.page } : it.page;
-    let a = cache.get(page.url);
-    if (!a) { a = createAnswerer(createRetriever(buildCorpus([page]))); cache.set(page.url, a); }
-    const r = a.ranker;
+    const r = answererFor(it).ranker;
     const sents = r.retriever.corpus.sentences;
     const q = r.retriever.analyze(it.question);
     const top = r.rank(q, 1)[0];
