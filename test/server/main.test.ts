@@ -8,7 +8,7 @@ import { FakeOpenAiServer } from '../fakes/openai-compatible-server.js';
 import { testPostgres } from '../support/databases.js';
 import { postgresAvailable } from '../support/postgres.js';
 import { reservationInputTokens } from '../../server/services/chat-service.js';
-import { chatBody, OFF_TOPIC_QUESTION } from './support/chat.js';
+import { chatBody, eventually, OFF_TOPIC_QUESTION } from './support/chat.js';
 import { signupWithKeys, startChildServer, type ChildServer } from './support/child-server.js';
 
 const run = promisify(execFile);
@@ -178,6 +178,9 @@ async function rest(events: AsyncIterator<{ event: string; data: string }>): Pro
     // for one reservation plus 10 tokens; the chat answered through `a` uses more than those 10.
     const body = chatBody(undefined, { stream: false }) as { messages: Array<{ content: string }>; sources: Array<{ title: string; text: string }> };
     const reservation = reservationInputTokens(body.messages[0]!.content.length + body.sources[0]!.title.length + body.sources[0]!.text.length) + 50;
+    // The chats above are settled after their answers (docs/api.md): their reservations are released first.
+    const reserved = async () => Number((await admin('org_meters').where({ org_id: account.orgId }).sum<{ r: string | null }[]>('reserved as r'))[0]?.r ?? 0);
+    await eventually(async () => (await reserved()) === 0);
     await admin('org_meters').where({ org_id: account.orgId }).update({ used: 10_000 - reservation - 10 });
     const answered = await post(a, quotaKey, body);
     expect(answered.status).to.equal(200);

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Platform } from '../../../server/platform.js';
+import { resolve } from '../../../server/tokens.js';
 import { EndlessUpstream } from '../../fakes/endless-upstream.js';
 import { sharedPglite } from '../../support/databases.js';
 import { createTestPlatform, seedOrg } from '../../support/platform.js';
@@ -72,6 +73,8 @@ describe('POST /v1/chat with clients that never read', function () {
       await eventually(async () => (await rows()) === CLIENTS, 30_000);
       await eventually(async () => upstream.open === 0, 10_000);
       await eventually(async () => (await connections()) === 0, 10_000);
+      // Each row is settled after its stream ended (docs/api.md): read the tokens once this process has settled them.
+      await resolve(platform.container, 'ChatService').settledFor(org.orgId);
       const metered = await platform.database.knex('usage_events').where({ org_id: org.orgId }).select('output_tokens', 'model');
       for (const row of metered) {
         expect(row.model).to.equal('endless');
