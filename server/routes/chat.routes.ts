@@ -161,7 +161,7 @@ export function chatRoutes({ config, chat, questionLog, assistant, logger }: Cha
         // settle point releases it — a lookup failing after admission would hold the reservation until the sweep.
         // Cached per key (KIT_SETTINGS_CACHE_TTL_MS), so refused requests cost a map lookup.
         const instructions = assistant ? (await assistant.resolveForKey(auth.orgId, auth.keyId)).settings.instructions : null;
-        const admitted = { ...unwrap(await chat.admit(auth, body, session, origin, requestId)), instructions };
+        const admitted = unwrap(await chat.admit(auth, body, session, origin, requestId, instructions));
         const rl = admitted.rateLimit;
         ctx.set('RateLimit', `limit=${rl.limit}, remaining=${rl.remaining}, reset=${rl.resetSeconds}`);
         ctx.set('RateLimit-Policy', `${rl.limit};w=60`);

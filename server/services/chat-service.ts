@@ -67,6 +67,27 @@ export interface AdmittedChat {
   readonly admittedAt: Date;
   /** Tokens reserved against the month: the input estimate plus the plan's output cap. */
   readonly reservedTokens: number;
+  /** The work done while the admission statement was in the database (see `ChatService.admit`); absent = none. */
+  readonly speculation?: Speculation;
+}
+
+/**
+ * What `admit` computed while its statement was in the database, for an organisation whose last admission in this
+ * process was admitted: the gate's verdict on an already prepared corpus and, for the built-in engine, its answer
+ * started. Only pure local work: never a corpus build (a cache miss), never a remote model.
+ */
+export interface Speculation {
+  /** The chat's controller from the start: the engine started early is given its signal (see `run`). */
+  readonly controller: AbortController;
+  /** Null when nothing was computed (the corpus was not cached, or its preparation failed: the chat does it again). */
+  readonly head: Promise<SpeculativeHead | null>;
+}
+
+interface SpeculativeHead {
+  readonly prepared: Prepared;
+  readonly grounded: boolean;
+  /** The built-in engine's answer, started on the prepared sources (grounded questions only). */
+  readonly engine: { readonly iterator: AsyncIterator<InferenceEvent>; readonly first: Promise<IteratorResult<InferenceEvent>> } | null;
 }
 
 /** How a chat ended, known at its one settle point (the usage row, and hooks such as a question log, read it). */
@@ -94,6 +115,8 @@ export const RESERVATION_TTL_MS = 15 * 60_000;
 const CORPUS_CACHE_ENTRIES = 256;
 /** ... and this many characters of source text in all. */
 const CORPUS_CACHE_CHARS = 16_000_000;
+/** Organisations whose last admission in this process was admitted (the hint that allows speculation): at most this many. */
+const ADMITTED_HINTS = 10_000;
 
 /**
  * The reservation's input part: ≈ 3 characters a token (more than the 4 of English prose, so text in other scripts
@@ -153,6 +176,9 @@ export class ChatService {
   readonly #inFlight = new Set<InFlight>();
   readonly #corpora = new Map<string, { readonly prepared: Promise<Prepared>; readonly chars: number }>();
   #corpusChars = 0;
+  /** Organisations whose last admission here was admitted, oldest first (bounded: ADMITTED_HINTS). */
+  readonly #admittedOrgs = new Set<string>();
+  #speculated = 0;
 
   constructor(
     @inject(TOKENS.Config) private readonly config: ServerConfig,
@@ -175,7 +201,7 @@ export class ChatService {
    * estimate + the plan's output cap) against what is left of the month, writing its usage row (the statement is
    * shared with the organisation's admissions that arrive together: ChatLimiter.admit).
    */
-  async admit(auth: KeyAuth, request: ChatRequest, sessionToken: string | null, origin: string | null, requestId: string): Promise<ServiceResult<AdmittedChat>> {
+  async admit(auth: KeyAuth, request: ChatRequest, sessionToken: string | null, origin: string | null, requestId: string, instructions: string | null = null): Promise<ServiceResult<AdmittedChat>> {
     const plan = this.config.plans[auth.orgTier];
     const now = this.clock();
     if (plan.mode === 'local') return refuse('forbidden', `The ${auth.orgTier} plan answers on the visitor's device only; /chat is not part of it.`);
@@ -205,7 +231,7 @@ export class ChatService {
     if (historyChars > plan.maxContextChars) return refuse('payload_too_large', `The earlier messages hold more than ${plan.maxContextChars} characters.`);
 
     const reservedTokens = reservationInputTokens(last.content.length + historyChars + sourceChars) + plan.maxOutputTokens;
-    const admission = await this.limiter.admit({
+    const admitting = this.limiter.admit({
       orgId: auth.orgId,
       keyId: auth.keyId,
       sessionId,
@@ -216,6 +242,21 @@ export class ChatService {
       model: this.inference.model,
       expiresAt: new Date(now.getTime() + RESERVATION_TTL_MS),
     });
+    // While the statement is in the database, the work that does not depend on it — only for an organisation whose
+    // last admission here was admitted, so an organisation over its limits costs nothing more than the statement.
+    const speculation = this.#admittedOrgs.has(auth.orgId) ? this.#speculate(last.content, history, request.sources, plan.maxOutputTokens, instructions) : undefined;
+    let admission: Awaited<typeof admitting>;
+    try {
+      admission = await admitting;
+    } catch (err) {
+      if (speculation) this.#discard(speculation);
+      throw err;
+    }
+    this.#admittedOrgs.delete(auth.orgId);
+    if (admission.admitted) {
+      this.#admittedOrgs.add(auth.orgId); // most recent last
+      if (this.#admittedOrgs.size > ADMITTED_HINTS) this.#admittedOrgs.delete(this.#admittedOrgs.values().next().value!);
+    } else if (speculation) this.#discard(speculation);
     const windowState = (count: number, limit: number) => ({ allowed: count <= limit, count, limit, remaining: Math.max(0, limit - count), resetAt: admission.windowResetAt });
     const byKey = windowState(admission.keyCount, plan.requestsPerMinute);
     if (!admission.admitted) {
@@ -242,11 +283,59 @@ export class ChatService {
       question: last.content,
       history,
       sources: request.sources,
+      instructions,
       rateLimit: { limit: plan.requestsPerMinute, remaining: byKey.remaining, resetSeconds },
       requestId,
       admittedAt: now,
       reservedTokens,
+      ...(speculation ? { speculation } : {}),
     });
+  }
+
+  /** Gate verdicts computed while an admission statement was in the database (a diagnostic, and for tests). */
+  get speculated(): number {
+    return this.#speculated;
+  }
+
+  /**
+   * Starts, after the admission statement has gone out (setImmediate), the chat's pure local work on a corpus already
+   * prepared: the gate's verdict and, for the built-in engine, its answer. A cache miss builds nothing.
+   */
+  #speculate(question: string, history: readonly ChatMessage[], raw: readonly SourcePage[], maxOutputTokens: number, instructions: string | null): Speculation {
+    const controller = new AbortController();
+    const head = new Promise<void>((resolve) => setImmediate(resolve)).then(async (): Promise<SpeculativeHead | null> => {
+      if (controller.signal.aborted) return null;
+      const cached = this.#cachedCorpus(raw);
+      if (!cached) return null;
+      const prepared = await cached;
+      await loadLanguageOf(question, prepared.corpus.language);
+      if (controller.signal.aborted) return null;
+      this.#speculated++;
+      const grounded = checkGrounding(prepared.corpus, question).grounded;
+      if (!grounded || this.config.inference !== null) return { prepared, grounded, engine: null };
+      const iterator = this.inference.answer({ question, history, sources: prepared.sources, signal: controller.signal, maxOutputTokens, instructions })[Symbol.asyncIterator]();
+      const first = iterator.next();
+      first.catch(() => undefined); // awaited by the chat's stream, or dropped with it
+      return { prepared, grounded, engine: { iterator, first } };
+    }).catch(() => null); // the chat prepares its corpus itself and meets the same failure there
+    return { controller, head };
+  }
+
+  /** Drops what a refused (or failed) admission speculated. */
+  #discard(speculation: Speculation): void {
+    speculation.controller.abort(CHAT_FINISHED);
+    void speculation.head.then((head) => head?.engine?.iterator.return?.(undefined)?.catch(() => undefined));
+  }
+
+  /** The prepared corpus of these sources when the LRU holds it (touched as most recently used); never builds one. */
+  #cachedCorpus(raw: readonly SourcePage[]): Promise<Prepared> | null {
+    let key = '';
+    for (const s of raw) key += `${s.url}\u0000${s.title}\u0000${s.text}\u0001`;
+    const hit = this.#corpora.get(key);
+    if (!hit) return null;
+    this.#corpora.delete(key);
+    this.#corpora.set(key, hit);
+    return hit.prepared;
   }
 
   /**
@@ -256,7 +345,7 @@ export class ChatService {
    * organisation's other settlements; `drain` and {@link settledFor} wait for it.
    */
   async run(chat: AdmittedChat, requestId: string, sink: ChatSink): Promise<void> {
-    const controller = new AbortController();
+    const controller = chat.speculation?.controller ?? new AbortController();
     const onClientGone = (): void => controller.abort(sink.signal.reason);
     if (sink.signal.aborted) onClientGone();
     else sink.signal.addEventListener('abort', onClientGone, { once: true });
@@ -316,12 +405,20 @@ export class ChatService {
     const startedAt = performance.now();
     const meter: Meter = { model, status: 'error', finishReason: null, errorCode: null, inputTokens: 0, outputTokens: 0, citations: [] };
     try {
-      const prepared = await this.#prepare(chat.sources);
+      const head = chat.speculation ? await chat.speculation.head : null;
+      let prepared: Prepared;
+      let grounded: boolean;
+      if (head) {
+        prepared = head.prepared;
+        grounded = head.grounded;
+      } else {
+        prepared = await this.#prepare(chat.sources);
+        // The same gate as the SDK's (sdk/runtime.ts): the corpus with its language's pack, and the question's language.
+        await loadLanguageOf(chat.question, prepared.corpus.language);
+        grounded = checkGrounding(prepared.corpus, chat.question).grounded;
+      }
       const sources = prepared.sources;
-      // The same gate as the SDK's (sdk/runtime.ts): the corpus with its language's pack, and the question's language.
-      await loadLanguageOf(chat.question, prepared.corpus.language);
-      const verdict = checkGrounding(prepared.corpus, chat.question);
-      if (!verdict.grounded) {
+      if (!grounded) {
         meter.status = 'refused';
         meter.finishReason = 'refused';
         sink.open();
@@ -332,7 +429,13 @@ export class ChatService {
       }
       // Needed only when the engine's own count is not used (the cap cut it, or it failed mid-answer): built then.
       const inputEstimate = (): number => estimateTokens(chat.question + chat.history.map((m) => m.content).join('') + sources.map((s) => s.title + s.text).join(''));
-      await this.#stream(chat, sources, requestId, sink, controller, meter, inputEstimate);
+      // An answer started early is used unless the visitor left meanwhile: the engine then starts (and stops) as before.
+      let started = head?.engine ?? null;
+      if (started && controller.signal.aborted) {
+        void started.iterator.return?.(undefined)?.catch(() => undefined);
+        started = null;
+      }
+      await this.#stream(chat, sources, requestId, sink, controller, meter, inputEstimate, started);
     } finally {
       // The answer is final: the settlement goes to its (batched) statement and the response ends without waiting
       // for it. The reservation stays held until the statement commits, so the month is never over-spent; a process
@@ -388,17 +491,17 @@ export class ChatService {
    * Streams the engine's answer. The engine is given the chat's own signal (`controller`: aborted when the visitor
    * leaves, at shutdown, when the output cap is reached, and once the chat is over) — one controller per chat.
    */
-  async #stream(chat: AdmittedChat, sources: readonly SourcePage[], requestId: string, sink: ChatSink, controller: AbortController, meter: Meter, inputEstimate: () => number): Promise<void> {
+  async #stream(chat: AdmittedChat, sources: readonly SourcePage[], requestId: string, sink: ChatSink, controller: AbortController, meter: Meter, inputEstimate: () => number, started: SpeculativeHead['engine']): Promise<void> {
     const maxOutputTokens = chat.plan.maxOutputTokens;
     // The cap holds on the stream whatever the engine does: at most this many characters (≈ 4 a token) are sent.
     const maxOutputChars = maxOutputTokens * 4;
     const signal = controller.signal;
-    const iterator = this.inference.answer({ question: chat.question, history: chat.history, sources, signal, maxOutputTokens, instructions: chat.instructions ?? null })[Symbol.asyncIterator]();
+    const iterator = started?.iterator ?? this.inference.answer({ question: chat.question, history: chat.history, sources, signal, maxOutputTokens, instructions: chat.instructions ?? null })[Symbol.asyncIterator]();
     let streamed = '';
     let opened = false;
     const cited = new Set<number>();
     try {
-      let next = iterator.next();
+      let next = started?.first ?? iterator.next();
       next.catch(() => undefined); // awaited below; only its rejection before the race settles must not go unhandled
       let timer: NodeJS.Timeout | undefined;
       try {
