@@ -165,6 +165,13 @@ interface InFlight {
 /** The abort reason of a chat's signal once the chat is over (one object: nothing to build per chat). */
 const CHAT_FINISHED = new Error('chat finished');
 
+/** The prepared-corpus LRU's key: the sources' text itself (the Map hashes and compares it), no digest per request. */
+function corpusKey(raw: readonly SourcePage[]): string {
+  let key = '';
+  for (const s of raw) key += `${s.url}\u0000${s.title}\u0000${s.text}\u0001`;
+  return key;
+}
+
 /**
  * `POST /chat` (CONTRACT §4, §6): checks sizes, the plan, the session and the limits before any work; masks the
  * sources when the operator asks; refuses ungrounded questions without calling the model; streams the engine's
@@ -329,8 +336,11 @@ export class ChatService {
 
   /** The prepared corpus of these sources when the LRU holds it (touched as most recently used); never builds one. */
   #cachedCorpus(raw: readonly SourcePage[]): Promise<Prepared> | null {
-    let key = '';
-    for (const s of raw) key += `${s.url}\u0000${s.title}\u0000${s.text}\u0001`;
+    return this.#cached(corpusKey(raw));
+  }
+
+  /** The LRU's entry for `key`, moved to the most recently used end; null when absent. */
+  #cached(key: string): Promise<Prepared> | null {
     const hit = this.#corpora.get(key);
     if (!hit) return null;
     this.#corpora.delete(key);
@@ -451,20 +461,12 @@ export class ChatService {
    * same sources, which are then masked and indexed once.
    */
   #prepare(raw: readonly SourcePage[]): Promise<Prepared> {
-    // The key is the sources' text itself (the Map hashes and compares it): no digest to compute per request. The
-    // cache's character budget counts it with the entry.
-    let key = '';
+    // The cache's character budget counts the key (the sources' text itself) with the entry.
+    const key = corpusKey(raw);
+    const hit = this.#cached(key);
+    if (hit) return hit;
     let chars = 0;
-    for (const s of raw) {
-      key += `${s.url}\u0000${s.title}\u0000${s.text}\u0001`;
-      chars += s.url.length + s.title.length + s.text.length;
-    }
-    const hit = this.#corpora.get(key);
-    if (hit) {
-      this.#corpora.delete(key); // most recently used goes last
-      this.#corpora.set(key, hit);
-      return hit.prepared;
-    }
+    for (const s of raw) chars += s.url.length + s.title.length + s.text.length;
     const redactor = this.redactor;
     const prepared = (async (): Promise<Prepared> => {
       const sources = redactor ? raw.map((s) => ({ url: s.url, title: redactor.redact(s.title).text, text: redactor.redact(s.text).text })) : raw;
