@@ -3,6 +3,23 @@ import { ERROR_CODES, type ServerErrorCode } from '../../core/errors/index.js';
 
 const SERVER_CODES = Object.keys(ERROR_CODES).filter((c) => ERROR_CODES[c as keyof typeof ERROR_CODES].status !== null) as [ServerErrorCode, ...ServerErrorCode[]];
 
+/** Longest URL a request may carry (a page, a source, a redirect). */
+export const MAX_URL_CHARS = 2_048;
+
+/** Whether `v` parses as an http(s) URL ({@link HttpUrl}'s rule, for hand checks too). */
+export const parsesAsHttpUrl = (v: string): boolean => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol);
+
+/** An http(s) URL of at most {@link MAX_URL_CHARS} characters. */
+export const HttpUrl = z
+  .string()
+  .max(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`)
+  .refine(parsesAsHttpUrl, 'must be an http(s) URL');
+
+/** The rule of a conversation id the SDK sends. */
+export const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A conversation id the SDK sends (questions are grouped and deleted by it). */
+export const ConversationId = z.string().regex(CONVERSATION_ID, 'must be 1-64 letters, digits, _ or -');
+
 /** The one error body of CONTRACT §5. */
 export const ErrorBody = z
   .strictObject({

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import type { BillingService } from '../services/billing-service.js';
 import { unwrap } from '../services/service-result.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { HttpUrl } from '../http/schemas.js';
 
-const RedirectUrl = z
-  .string()
-  .max(2_048, 'must be at most 2048 characters')
-  .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'must be an http(s) URL');
+/** Where Stripe sends the owner back. */
+const RedirectUrl = HttpUrl;
 
 /** Largest webhook body; Stripe events are a few KiB. */
 const WEBHOOK_BODY_LIMIT_BYTES = 512 * 1024;

@@ -5,6 +5,7 @@ import type { KeyAuth } from '../auth/auth-context.js';
 import type { ServerConfig } from '../config.js';
 import { createJsonSink, createSseSink } from '../http/chat-sinks.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { CONVERSATION_ID, ConversationId, HttpUrl, MAX_URL_CHARS, parsesAsHttpUrl } from '../http/schemas.js';
 import type { ChatService } from '../services/chat-service.js';
 import { observeChatForLog } from '../http/question-log-sink.js';
 import type { QuestionLogService } from '../services/question-log-service.js';
@@ -15,11 +16,6 @@ import { unwrap } from '../services/service-result.js';
 export const MAX_MESSAGES = 50;
 /** Most sources a request may carry. */
 export const MAX_SOURCES = 100;
-
-const HttpUrl = z
-  .string()
-  .max(2_048, 'must be at most 2048 characters')
-  .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'must be an http(s) URL');
 
 export const ChatBody = z
   .strictObject({
@@ -35,11 +31,7 @@ export const ChatBody = z
     model: z.string().max(100, 'must be at most 100 characters').default('auto').meta({ description: "Ignored beyond 'auto' for now: the server's engine answers and `start` names it." }),
     stream: z.boolean().default(true),
     page_url: HttpUrl.optional().meta({ description: 'The page the visitor asked on, for the question log (its query string is dropped unless the organization keeps it).' }),
-    conversation_id: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -')
-      .optional()
-      .meta({ description: "The SDK's id of this conversation: logged questions are grouped (and deleted) by it." }),
+    conversation_id: ConversationId.optional().meta({ description: "The SDK's id of this conversation: logged questions are grouped (and deleted) by it." }),
   })
   .meta({ id: 'ChatRequest' });
 
@@ -48,10 +40,10 @@ const urlChecks = new Map<string, boolean>();
 const URL_CHECKS_MAX = 1_000;
 
 function isHttpUrl(v: unknown): boolean {
-  if (typeof v !== 'string' || v.length > 2_048) return false;
+  if (typeof v !== 'string' || v.length > MAX_URL_CHARS) return false;
   let ok = urlChecks.get(v);
   if (ok === undefined) {
-    ok = URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol);
+    ok = parsesAsHttpUrl(v);
     if (urlChecks.size >= URL_CHECKS_MAX) urlChecks.clear();
     urlChecks.set(v, ok);
   }
@@ -67,7 +59,6 @@ function onlyKeys(v: Record<string, unknown>, allowed: ReadonlySet<string>): boo
 const BODY_KEYS = new Set(['messages', 'sources', 'model', 'stream', 'page_url', 'conversation_id']);
 const MESSAGE_KEYS = new Set(['role', 'content']);
 const SOURCE_KEYS = new Set(['url', 'title', 'text']);
-const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * {@link ChatBody} checked by hand, for `/chat`'s every request: the body as the schema parses it (defaults applied),

@@ -3,6 +3,7 @@ import { KitError } from '../../core/errors/index.js';
 import type { KeyAuth } from '../auth/auth-context.js';
 import { originAllowed } from '../keys/origin-policy.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { ConversationId, HttpUrl } from '../http/schemas.js';
 import type { KeyVerifier } from '../services/key-verifier.js';
 import { MAX_LOGGED_ANSWER_CHARS, MAX_LOGGED_QUESTION_CHARS } from '../services/question-log-service.js';
 import { unwrap } from '../services/service-result.js';
@@ -14,11 +15,6 @@ export const MAX_BEACON_ITEMS = 50;
 export const BEACON_BODY_LIMIT_BYTES = 64 * 1024;
 
 const MessageId = z.string().regex(/^(req|msg)_[0-9A-Za-z]{8,64}$/, 'must be a message id (req_… or msg_…)');
-const ConversationId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -');
-const HttpUrl = z
-  .string()
-  .max(2_048, 'must be at most 2048 characters')
-  .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'must be an http(s) URL');
 const BrowserMode = z.enum(['local', 'extractive', 'remote']);
 const Outcome = z.enum(['answered', 'refused', 'error']);
 
