@@ -79,7 +79,7 @@ export function expander(o: ExpandOpts) {
   };
 }
 
-if (!process.env.REL && !process.env.FOCUS && !process.env.COMBO) {
+if (!process.env.REL && !process.env.FOCUS && !process.env.COMBO && !process.env.SIF) {
   await loadAllLanguages();
   const sets = [['dev', await pageItems('dev')], ['tune', squadItems('tune')]] as const;
   for (const arg of process.argv.slice(2)) {
@@ -204,6 +204,64 @@ if (process.env.COMBO) {
     const cells: string[] = [];
     for (const [, items] of sets) {
       const f = await runQa(items, { answer: { minConfidence: 0, expandQuery: expander(e), relatedness: relatedness(r), relatednessBonus: r.bonus } });
+      cells.push(`${f.rankedTop1.toFixed(3)} / ${f.top3.toFixed(3)} / ${f.wrong.toFixed(3)} (${f.answerUs.toFixed(0)} µs)`);
+    }
+    console.log(`${arg.padEnd(50)} dev ${cells[0]} | tune ${cells[1]}`);
+  }
+}
+
+// Sentence vectors (SIF-like: a word's vector weighted a / (a + p(w)), p from its frequency rank, Zipf): the cosine of
+// the question's and the sentence's (with `ctx` of the previous sentence's vector added), rescaled above `floor`.
+const zipfP = (row: number): number => 0.1 / (row + 10);
+function sentVec(ws: readonly string[], isStop: (w: string) => boolean, a: number): Float32Array | null {
+  const out = new Float32Array(D);
+  let any = false;
+  for (const w of ws) {
+    if (isStop(w) || /^\d/.test(w)) continue;
+    const r = rowOf.get(w);
+    if (r === undefined) continue;
+    const k = a / (a + zipfP(r));
+    for (let d = 0; d < D; d++) out[d] += k * vec[r * D + d]!;
+    any = true;
+  }
+  if (!any) return null;
+  let n = 0;
+  for (let d = 0; d < D; d++) n += out[d]! * out[d]!;
+  n = Math.sqrt(n);
+  for (let d = 0; d < D; d++) out[d] /= n;
+  return out;
+}
+const sv = new WeakMap<Corpus, (Float32Array | null | undefined)[]>();
+export function sif(o: { floor: number; a: number; ctx?: number }) {
+  let lastQ: AnalyzedQuery | null = null, qv: Float32Array | null = null;
+  return (q: AnalyzedQuery, s: number, corpus: Corpus): number => {
+    if (corpus.language !== 'en') return 0;
+    const isStop = (w: string): boolean => corpus.resources.isStopword(w);
+    if (q !== lastQ) { lastQ = q; qv = sentVec(q.content.map((i) => q.words[i]!), isStop, o.a); }
+    if (!qv) return 0;
+    let arr = sv.get(corpus);
+    if (!arr) { arr = new Array(corpus.sentences.length); sv.set(corpus, arr); }
+    const get = (i: number): Float32Array | null => {
+      if (arr![i] === undefined) arr![i] = sentVec(tokenize(corpus.sentences[i]!.text), isStop, o.a);
+      return arr![i]!;
+    };
+    const v = get(s);
+    if (!v) return 0;
+    const p = o.ctx && s > 0 && corpus.sentences[s - 1]!.paragraph === corpus.sentences[s]!.paragraph ? get(s - 1) : null;
+    let c = 0, cp = 0;
+    for (let d = 0; d < D; d++) { c += qv[d]! * v[d]!; if (p) cp += qv[d]! * p[d]!; }
+    const score = p ? Math.max(c, c + (o.ctx ?? 0) * (cp - c)) : c;
+    return score > o.floor ? (score - o.floor) / (1 - o.floor) : 0;
+  };
+}
+if (process.env.SIF) {
+  await loadAllLanguages();
+  const sets = [['dev', await pageItems('dev')], ['tune', squadItems('tune')]] as const;
+  for (const arg of process.env.SIF.split(';')) {
+    const o = JSON.parse(arg) as { floor: number; a: number; ctx?: number; bonus: number };
+    const cells: string[] = [];
+    for (const [, items] of sets) {
+      const f = await runQa(items, { answer: { minConfidence: 0, relatedness: sif(o), relatednessBonus: o.bonus } });
       cells.push(`${f.rankedTop1.toFixed(3)} / ${f.top3.toFixed(3)} / ${f.wrong.toFixed(3)} (${f.answerUs.toFixed(0)} µs)`);
     }
     console.log(`${arg.padEnd(50)} dev ${cells[0]} | tune ${cells[1]}`);
