@@ -54,11 +54,6 @@ export interface AnswerOptions {
   readonly neutralCues?: boolean;
   /** Weights of the confidence over {@link ANSWER_SIGNALS} (bias last). */
   readonly confidenceWeights?: readonly number[];
-  /**
-   * Adds related terms of the pages to the question for ranking only (the confidence weighs the question's own
-   * words): a lexicon the host holds, e.g. word vectors on the server. Default none.
-   */
-  readonly expandQuery?: (query: AnalyzedQuery, retriever: Retriever) => AnalyzedQuery;
 }
 
 /**
@@ -163,7 +158,6 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   const weights = options.confidenceWeights ?? ANSWER_DEFAULTS.confidenceWeights;
   const neighbourContext = options.neighbourContext ?? ANSWER_DEFAULTS.neighbourContext;
   const runnerUpContext = options.runnerUpContext ?? ANSWER_DEFAULTS.runnerUpContext;
-  const expandQuery = options.expandQuery;
   const runnerUpKinds: ReadonlySet<AnswerType> = new Set(options.runnerUpKinds ?? ANSWER_DEFAULTS.runnerUpKinds);
   const neutralCues = options.neutralCues ?? ANSWER_DEFAULTS.neutralCues;
   const { corpus } = retriever;
@@ -296,7 +290,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
 
   const answer = (question: string): AnswerOutcome => {
     const q = retriever.analyze(question);
-    const ranked = ranker.rank(expandQuery ? expandQuery(q, retriever) : q, Math.max(k, 10));
+    const ranked = ranker.rank(q, Math.max(k, 10));
     const best = ranked[0];
     if (!best) return notFound(q, 'no word of the question occurs in the pages', []);
     const intent: AnswerIntent | null = ranker.intentOf(q);

@@ -2,7 +2,6 @@ import { tokenize } from '../text/tokenize.js';
 import { foldAccents } from '../text/normalize.js';
 import { createBm25Index } from './bm25-index.js';
 import { answerMatches, answerPossible, expectedAnswer, type AnswerIntent } from './answer-type.js';
-import type { Corpus } from '../text/corpus.js';
 import type { AnalyzedQuery, Retriever } from './retriever.js';
 import { isAnswerRole, sentenceRoles, type SentenceRole } from './sentence-roles.js';
 
@@ -22,9 +21,6 @@ export interface RankingOptions {
   readonly answerNearBonus?: number;
   readonly answerNearWords?: number;
   readonly definitionBonus?: number;
-  /** A host's extra evidence (0–1) that sentence `s` answers the question (e.g. word-vector similarity); default none. */
-  readonly relatedness?: (query: AnalyzedQuery, sentence: number, corpus: Corpus) => number;
-  readonly relatednessBonus?: number;
   readonly k1?: number;
   readonly b?: number;
 }
@@ -165,7 +161,7 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
   }
   const firstWeights = [1, opts.passageWeight, opts.previousWeight, opts.headingWeight, opts.headingWeight, opts.nextWeight];
   const secondWeights = [opts.answerTypeBonus, opts.possibleTypeBonus, opts.proximityBonus, opts.coverageBonus, opts.rarestBonus, opts.positionBonus,
-    opts.answerNearBonus, opts.definitionBonus, options.relatednessBonus ?? 0];
+    opts.answerNearBonus, opts.definitionBonus];
   // By sentence, computed when first needed: per word, 1 for a number, 2 for a capitalised word after the first.
   const shapes: (Uint8Array | null)[] = new Array(n).fill(null);
   const shapeOf = (s: number): Uint8Array | null => {
@@ -322,7 +318,6 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
         n > 1 ? c.sentence / (n - 1) : 0,
         nearShape !== 0 && c.typeMatch ? answerNear(c.sentence, nearShape, matched, asked) : 0,
         defined !== null && defines(terms, defined) ? 1 : 0,
-        options.relatedness && options.relatednessBonus ? options.relatedness(q, c.sentence, corpus) : 0,
       ];
     }
     const top = head[0]?.base ?? 0;
