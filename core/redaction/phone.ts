@@ -65,7 +65,13 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
         continue;
       }
       if (!byLayoutOrWord) {
-        if (printedAsPlanned(c, regions, parse, budget)) out.push({ start: c.start, end: c.end, kind: 'phone' });
+        const key = '~' + c.groups.join(' ');
+        let planned = verdicts.get(key);
+        if (planned === undefined) {
+          planned = printedAsPlanned(c, regions, parse, budget);
+          verdicts.set(key, planned);
+        }
+        if (planned) out.push({ start: c.start, end: c.end, kind: 'phone' });
         continue;
       }
       const key = (c.international ? '+' : '') + c.normalized;
