@@ -112,10 +112,15 @@ const drawn = Array.from({ length: 5000 }, () => String(Math.floor(10 ** (6 + 4 
 for (const [label, numbers] of [['written', [...new Set(written)]], ['drawn', drawn]] as const) {
   for (const sep of [' ', '.']) {
     let masked = 0;
+    const byDigits: Record<number, [number, number]> = {};
     for (const q of numbers) {
       const text = `The figure was ${q.replace(/\B(?=(\d{3})+$)/g, sep)} in that year.`;
-      if (find(text, true).length > 0) { masked++; if (list && label === 'written') console.log(`  quantity masked: ${JSON.stringify(text)}`); }
+      const hit = find(text, true).length > 0;
+      const d = (byDigits[q.length] ??= [0, 0]);
+      d[1]++;
+      if (hit) { masked++; d[0]++; if (list && label === 'written') console.log(`  quantity masked: ${JSON.stringify(text)}`); }
     }
-    console.log(`quantities (${label}) grouped with ${JSON.stringify(sep)}: ${masked} of ${numbers.length} masked`);
+    const per = Object.entries(byDigits).map(([n, [m, all]]) => `${n} digits ${m}/${all}`).join(', ');
+    console.log(`quantities (${label}) grouped with ${JSON.stringify(sep)}: ${masked} of ${numbers.length} masked (${per})`);
   }
 }
