@@ -99,7 +99,8 @@ function tokenAt(text: string, at: number, rules: readonly TokenRule[], out: Det
   for (const rule of rules) {
     rule.re.lastIndex = at;
     const m = rule.re.exec(text);
-    if (m === null || (rule.accept && !rule.accept(m[0])) || filler(m[0]) || (rule.entropy !== undefined && shannonEntropy(m[0]) <= rule.entropy)) continue;
+    if (m === null || (rule.accept && !rule.accept(m[0])) || (rule.entropy !== undefined && shannonEntropy(m[0]) <= rule.entropy)) continue;
+    if (filler(m[0]) && !rule.checksum?.(m[0])) continue;
     const end = at + m[0].length;
     // A token glued to more token characters is part of something longer (a hash, a path): not this shape.
     if (end < text.length && (isAlnum(text.charCodeAt(end)) || text.charCodeAt(end) === 95)) continue;

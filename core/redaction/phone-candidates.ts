@@ -15,6 +15,8 @@ export interface PhoneCandidate {
   readonly formatted: boolean;
   /** A phone word (phone, tel, fax, mobile, call, …) is within CONTEXT_BEFORE/CONTEXT_AFTER characters (computed on first use). */
   readonly context: boolean;
+  /** The digit groups as written, without an extension ("030 901820" → ["030", "901820"]). */
+  readonly groups: readonly string[];
   /** Preceded by an "ISBN" label. */
   readonly isbnLabel: boolean;
   readonly raw: string;
@@ -62,7 +64,7 @@ export function* phoneCandidates(text: string): Generator<PhoneCandidate> {
     const isbnLabel = /ISBN(?:-1[03])?[\s:\u00a0]*$/i.test(text.slice(Math.max(0, start - 16), start));
     let context: boolean | undefined;
     yield {
-      start, end, raw, normalized, international, formatted, isbnLabel,
+      start, end, raw, normalized, international, formatted, isbnLabel, groups,
       get context() {
         // Lazy: most candidates are decided by their layout alone, and this search is the costliest check.
         context ??= PHONE_WORD.test(text.slice(Math.max(0, start - CONTEXT_BEFORE), start) + ' ' + text.slice(end, end + CONTEXT_AFTER));

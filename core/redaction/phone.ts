@@ -1,11 +1,13 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { isPhoneShaped, phoneCandidates, type PhoneCandidate } from './phone-candidates.js';
 import type { Detection, Finder } from './types.js';
 
 /**
- * Phone numbers, validated with libphonenumber-js and its smallest ("min") metadata, which holds every region's
- * number lengths and leading-digit patterns (docs/redaction.md compares min, mobile and max: min finds as many
- * numbers at about half the size of max). Loaded lazily (loadRedactor) so the SDK's main bundle stays small.
+ * Phone numbers, validated with libphonenumber-js and its full ("max") metadata: every region's lengths, leading
+ * digits and national formats, and the number patterns of each type (fixed line, mobile, toll-free, …). The type
+ * patterns are what lets a number's own grouping count as a phone layout (`planLayout`); "min" accepts most digit
+ * strings of the right length somewhere (docs/redaction.md, "Metadata flavour"). Loaded lazily (loadRedactor) so the
+ * SDK's main bundle holds none of it.
  */
 
 /** Regions tried for numbers written without a country code, in order (default: large markets on several continents). */
@@ -27,12 +29,19 @@ export type ParsePhone = typeof parsePhoneNumberFromString;
 export interface PhoneFinderOptions {
   /** Regions for national-format numbers (default DEFAULT_PHONE_REGIONS); the page's own region first is fastest. */
   readonly regions?: readonly CountryCode[];
-  /** Parser to validate with (default: libphonenumber-js/min); the benchmark passes /max and /mobile to compare. */
+  /** Parser to validate with (default: libphonenumber-js/max); the benchmark passes /min and /mobile to compare. */
   readonly parse?: ParsePhone;
   /** Parse budget per call (default MAX_PHONE_PARSES). */
   readonly maxParses?: number;
   /** Whether phone words count (default true); false measures the layout rules alone (scripts/eval/experiments). */
   readonly phoneWords?: boolean;
+  /**
+   * Whether a national number written in two or more groups counts without a phone word when its grouping is the one
+   * its number plan prints (libphonenumber's national format for a region where it is valid: `737 219 628` in
+   * Czechia, `0341 8387176` in Germany) — default true. A quantity's thousands grouping matches such a format only by
+   * coincidence, and the parser's type patterns (max metadata) must accept the number too.
+   */
+  readonly planLayout?: boolean;
 }
 
 /** Builds a phone finder; `findPhones` is the one with default regions. */
@@ -41,6 +50,7 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
   const parse = options.parse ?? parsePhoneNumberFromString;
   const maxParses = options.maxParses ?? MAX_PHONE_PARSES;
   const phoneWords = options.phoneWords ?? true;
+  const planLayout = options.planLayout ?? true;
   return (text: string, out: Detection[]) => {
     const verdicts = new Map<string, boolean>();
     const budget = { parses: maxParses };
@@ -48,9 +58,20 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
       if (!isPhoneShaped(c)) continue;
       // Without a phone word nearby, only number layouts typical of phones count (see phone-candidates.ts). This is
       // decided per occurrence: the same number may stand in a table here and after "Tel:" there.
-      if (!c.international && !c.formatted && !(phoneWords && c.context)) continue;
+      const byLayoutOrWord = c.international || c.formatted || (phoneWords && c.context);
+      if (!byLayoutOrWord && !(planLayout && c.groups.length >= 2)) continue;
       if (budget.parses <= 0) {
         if (c.international || (c.formatted && phoneWords && c.context)) out.push({ start: c.start, end: c.end, kind: 'phone' });
+        continue;
+      }
+      if (!byLayoutOrWord) {
+        const key = '~' + c.groups.join(' ');
+        let planned = verdicts.get(key);
+        if (planned === undefined) {
+          planned = printedAsPlanned(c, regions, parse, budget);
+          verdicts.set(key, planned);
+        }
+        if (planned) out.push({ start: c.start, end: c.end, kind: 'phone' });
         continue;
       }
       const key = (c.international ? '+' : '') + c.normalized;
@@ -79,6 +100,19 @@ function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse
     budget.parses--;
     const n = parse(c.normalized, { defaultCountry: region, extract: false });
     if (n !== undefined && n.isValid()) return true;
+  }
+  return false;
+}
+
+/** Valid in some region whose national format groups the digits exactly as written ("737 219 628" ↔ "737 219 628"). */
+function printedAsPlanned(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }): boolean {
+  const written = c.groups.map((g) => g.length).join(' ');
+  for (const region of regions) {
+    budget.parses--;
+    const n = parse(c.normalized, { defaultCountry: region, extract: false });
+    if (n === undefined || !n.isValid()) continue;
+    const printed = n.formatNational().split(/\D+/).filter((g) => g.length > 0).map((g) => g.length).join(' ');
+    if (printed === written) return true;
   }
   return false;
 }

@@ -4,6 +4,8 @@
  * see shared/eval/secrets), simplified to the token itself: Kit masks the value wherever it appears, so the
  * assignment context gitleaks sometimes requires is not needed for these prefixed shapes.
  */
+import { bech32Valid } from './checksums.js';
+
 export interface TokenRule {
   /** Short name for docs and tests. */
   readonly id: string;
@@ -20,6 +22,11 @@ export interface TokenRule {
    * character) is not above it is skipped, as gitleaks skips it.
    */
   readonly entropy?: number;
+  /**
+   * The format's own checksum: a match that passes it is a real key however it looks, so the filler check (runs of
+   * one character, `EXAMPLE`) is skipped for it. A match that fails it is still masked unless it is filler.
+   */
+  readonly checksum?: (value: string) => boolean;
 }
 
 /** Shannon entropy of `s` in bits per character (gitleaks' shannonEntropy; tokens are ASCII). */
@@ -63,7 +70,8 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   { id: 'pypi', triggers: ['pypi-AgEIcHlwaS5vcmc'], re: /pypi-AgEIcHlwaS5vcmc[\w-]{50,1000}/y },
   { id: 'shopify', triggers: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], re: /shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}/y },
   { id: 'digitalocean', triggers: ['dop_v1_', 'doo_v1_', 'dor_v1_'], re: /do[opr]_v1_[a-f0-9]{64}/y },
-  { id: 'age', triggers: ['AGE-SECRET-KEY-1'], re: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}/y },
+  // Bech32 with its checksum: gitleaks' only sample, an all-Q key, fails it (a typed placeholder, treated as filler).
+  { id: 'age', triggers: ['AGE-SECRET-KEY-1'], re: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}/y, checksum: bech32Valid },
   { id: 'square', triggers: ['sq0atp-', 'sq0csp-'], re: /sq0(?:atp|csp)-[\w-]{22,60}/y },
   { id: 'square-production', triggers: ['EAAA'], re: /EAAA[\w-]{22,60}(?![\w-])/y },
   { id: 'linear', triggers: ['lin_api_'], re: /lin_api_[A-Za-z0-9]{40}/y },
@@ -114,4 +122,13 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   { id: 'flutterwave', triggers: ['FLWSECK_TEST-'], re: /FLWSECK_TEST-(?:[A-Ha-h0-9]{32}-X|[A-Ha-h0-9]{12})(?![\w-])/y, entropy: 2 },
   { id: 'scalingo', triggers: ['tk-us-'], re: /tk-us-[\w-]{48}(?![\w-])/y, entropy: 2 },
   { id: 'aws-bedrock-api-key', triggers: ['ABSKQmVkcm9ja0FQSUtleS'], re: /ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{91,251}={0,2}(?![A-Za-z0-9+/=])/y, entropy: 3 },
+  // Session 10: the remaining unclaimed gitleaks rules whose regex is a token with its own vendor literal (not a key
+  // name beside a generic alphabet), chosen on the development half (docs/redaction.md, "Choosing shapes").
+  { id: 'authress', triggers: ['sc_', 'ext_', 'scauth_', 'authress_'], re: /(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}(?![\w+/=-])/y, entropy: 2 },
+  { id: 'clojars', triggers: ['CLOJARS_', 'clojars_'], re: /(?:CLOJARS|clojars)_[A-Za-z0-9]{60}/y, entropy: 2 },
+  { id: 'duffel', triggers: ['duffel_'], re: /duffel_(?:test|live)_[A-Za-z0-9_=-]{43}/y, entropy: 2 },
+  { id: 'dynatrace', triggers: ['dt0c01.'], re: /dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}/y, entropy: 4 },
+  { id: 'harness', triggers: ['pat.', 'sat.'], re: /(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}/y },
+  { id: 'octopus-deploy', triggers: ['API-'], re: /API-[A-Z0-9]{26}(?![\w-])/y, entropy: 3 },
+  { id: 'intra42', triggers: ['s-s4t2ud-', 's-s4t2af-'], re: /s-s4t2(?:ud|af)-[a-fA-F0-9]{64}(?![\w-])/y, entropy: 3 },
 ];

@@ -64,7 +64,14 @@ export const CLAIMED_RULES: ReadonlySet<string> = new Set([
   'pulumi-api-token', 'readme-api-token', 'rubygems-api-token', 'sendinblue-api-token', 'sentry-user-token',
   'settlemint-personal-access-token', 'settlemint-application-access-token', 'settlemint-service-access-token',
   'shippo-api-token', 'vault-batch-token', 'flutterwave-secret-key', 'flutterwave-encryption-key', 'scalingo-api-token',
+  // Session 10: the remaining rules whose gitleaks regex is a standalone token with a literal of its own (not
+  // GenerateSemiGenericRegex, which needs a key name beside a generic alphabet), given shapes in secret-rules.ts.
+  'authress-service-client-access-key', 'clojars-api-token', 'duffel-api-token', 'dynatrace-api-token',
+  'harness-api-key', 'octopus-deploy-api-key', 'intra42-client-secret',
 ]);
+
+/** The claimed set before session 10, to report recall over it beside the current one (docs/eval.md). */
+export const CLAIMED_RULES_SESSION_9: ReadonlySet<string> = new Set([...CLAIMED_RULES].slice(0, -7));
 
 export type Half = 'dev' | 'heldout';
 

@@ -25,6 +25,7 @@ import { normalizeConfig } from '../../core/config/index.js';
 import type { RedactKind } from '../../core/config/types.js';
 import { formatKey } from '../../core/keys/key-format.js';
 import { loadRedactor, type RedactionSpan, type Redactor } from '../../core/redaction/index.js';
+import { CLAIMED_RULES_SESSION_9 } from './build-gitleaks-cases.js';
 import { CaseError, requireObject, requireString, type EvalSuite } from './suite.js';
 
 const KINDS: readonly RedactKind[] = ['secret', 'email', 'phone', 'card', 'iban', 'ssn', 'custom'];
@@ -156,6 +157,7 @@ export class RuleTally {
     const ratio = (a: number, b: number) => (b === 0 ? null : round(a / b));
     const sp = (key: string) => this.spans.get(key) ?? { gold: 0, found: 0 };
     const withTps = [...this.perRule.entries()].filter(([, r]) => r.gold > 0);
+    const before = withTps.filter(([id]) => CLAIMED_RULES_SESSION_9.has(id));
     const macro = (list: typeof withTps) => (list.length === 0 ? null : round(list.reduce((n, [, r]) => n + r.found / r.gold, 0) / list.length));
     for (const [id, r] of [...this.perRule.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       log(`  ${id}${r.claimed ? ' (claimed)' : ''}: tp ${r.found}/${r.gold}${r.fps ? `, fp masked ${r.fpMasked}/${r.fps}` : ''}`);
@@ -165,6 +167,9 @@ export class RuleTally {
       tp_secrets: sp('all').gold,
       recall: ratio(sp('all').found, sp('all').gold),
       recall_claimed: ratio(sp('claimed').found, sp('claimed').gold),
+      // over the rules claimed before session 10 added seven, so that a wider claim is not read as better finding
+      recall_claimed_session9: ratio(before.reduce((n, [, r]) => n + r.found, 0), before.reduce((n, [, r]) => n + r.gold, 0)),
+      rules_claimed_session9: before.length,
       recall_unclaimed: ratio(sp('unclaimed').found, sp('unclaimed').gold),
       recall_literal: ratio(sp('literal').found, sp('literal').gold),
       recall_generated: ratio(sp('generated').found, sp('generated').gold),

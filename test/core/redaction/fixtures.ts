@@ -54,6 +54,14 @@ const rubygems = j('rubygems', '_', hex(48, 5));
 const glft = j('gl', 'ft-', body(20, 11));
 const glpatRoutable = j('gl', 'pat-', body(27, 13), '.', '01', 'a2b3c4d');
 const assigned = body(32, 3);
+const dynatrace = j('dt0c01', '.', body(24, 5), '.', body(64, 11));
+const clojars = j('CLOJARS', '_', body(60, 13));
+const harness = j('pat', '.', body(22, 3), '.', body(24, 5), '.', body(20, 7));
+const octopus = j('API', '-', body(26, 3).toUpperCase());
+// age keys are Bech32: one with a valid checksum is a real key even when its data is all zero (filler-looking);
+// gitleaks' sample, all Q, fails the checksum and stays filler.
+const ageZero = j('AGE-SECRET', '-KEY-1', 'Q'.repeat(52), '8H00W3');
+const ageRandom = j('AGE-SECRET', '-KEY-1', 'H77J6WUQ6S0WQJN4FNPWSPFPAAJWNHS69KLMTJZJ9QH0LFNN5AAYPF9RNS');
 
 export const POSITIVES: readonly Positive[] = [
   // secrets
@@ -77,6 +85,8 @@ export const POSITIVES: readonly Positive[] = [
   { name: 'a password in a connection URL', text: 'postgres://app:Pa55w0rdX@db.internal:5432/app', masked: [['secret', 'Pa55w0rdX']] , contextual: true },
   { name: 'prefixed tokens added from gitleaks rules (Notion, Sourcegraph, OpenShift, Azure AD)', text: `${notion}\nuse ${sourcegraph} or ${openshift}; secret ${azure}.`, masked: [['secret', notion], ['secret', sourcegraph], ['secret', openshift], ['secret', azure]] },
   { name: 'a bare Amazon Bedrock long-lived API key', text: `export key ${bedrock} before the call`, masked: [['secret', bedrock]] },
+  { name: 'self-identifying vendor tokens added in session 10 (Dynatrace, Clojars, Harness, Octopus Deploy)', text: `token ${dynatrace}; deploy with ${clojars}\n${harness} and ${octopus}.`, masked: [['secret', dynatrace], ['secret', clojars], ['secret', harness], ['secret', octopus]] },
+  { name: 'age secret keys with a valid Bech32 checksum, one of them all zero', text: `# created: 2026-01-01\n${ageRandom}\nweak: ${ageZero}`, masked: [['secret', ageRandom], ['secret', ageZero]] },
   { name: 'self-identifying vendor tokens in prose (PlanetScale, RubyGems, GitLab feed, routable GitLab PAT)', text: `use ${pscale} or ${rubygems}; feed ${glft}, pat ${glpatRoutable}.`, masked: [['secret', pscale], ['secret', rubygems], ['secret', glft], ['secret', glpatRoutable]] },
   { name: 'assignments in typed, PHP, make and call forms', text: `var apiToken string = "${assigned}"\n$apiToken .= "${assigned}"\nAPI_TOKEN ?= "${assigned}"\nAPI_TOKEN ::= "${assigned}"\nSystem.setProperty("API_TOKEN", "${assigned}")`, masked: [['secret', assigned]], contextual: true },
   { name: 'credentials in elements, settings attributes and curl -u', text: `<apiToken>\n  ${stripeLive.slice(3)}\n</apiToken>\n<add key="ClearTextPassword" value="${bearer.slice(0, 16)}" />\ncurl -u admin:${bearer.slice(20)} https://api.example.com`, masked: [['secret', stripeLive.slice(3)], ['secret', bearer.slice(0, 16)], ['secret', `admin:${bearer.slice(20)}`]], contextual: true },
@@ -115,6 +125,6 @@ export const NEGATIVES: readonly Negative[] = [
   // Shapes found on development text (the Markdown docs of npm packages), never on the eval sets.
   { name: 'changelog headings and log lines', text: '## 0.95.15 - 22 December, 2021\n### 3.1.2 2026-07-08\n# 1.0.0 - 2016-01-07\nmessage {"time":1591195061437}\nupdated at Sat Oct 08 2022 21:35:10' },
   { name: 'number sequences', text: 'call it with {1..9} => 1 2 3 4 5 6 7 8 9 or {1..20..3} => 1 4 7 10 13 16 19' },
-  { name: 'filler tokens in docs', text: `ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, hvs.XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX, ${j('AK', 'IAIOSFODNN7EXAMPLE')}, A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX` },
+  { name: 'filler tokens in docs', text: `ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, hvs.XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX, ${j('AK', 'IAIOSFODNN7EXAMPLE')}, A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX, ${j('AGE-SECRET', '-KEY-1', 'Q'.repeat(58))}` },
   { name: 'a list of key names and shell references', text: "paths: ['password', 'secrets.*']\ncurl -sL --user \"$1:$2\" \"$3\"" },
 ];

@@ -19,16 +19,28 @@ describe('createPhoneFinder', () => {
     expect(phones(createPhoneFinder({ regions: ['US'] }), 'ring +49 30 90182077 now')).to.deep.equal(['+49 30 90182077']);
   });
 
-  it('needs a phone word for a number laid out in fewer than three groups', () => {
-    expect(phones(findPhones, 'ref 030 90182077')).to.deep.equal([]);
-    expect(phones(findPhones, 'call 030 90182077')).to.deep.equal(['030 90182077']);
+  it('needs a phone word for a number laid out in fewer than three groups that no number plan prints that way', () => {
+    // Berlin numbers print as "030 90182077"; "0309 0182077" is grouped as no region formats it.
+    expect(phones(findPhones, 'ref 0309 0182077')).to.deep.equal([]);
+    expect(phones(findPhones, 'call 0309 0182077')).to.deep.equal(['0309 0182077']);
+    expect(phones(createPhoneFinder({ planLayout: false }), 'ref 030 90182077')).to.deep.equal([]);
+    expect(phones(createPhoneFinder({ planLayout: false }), 'call 030 90182077')).to.deep.equal(['030 90182077']);
+  });
+
+  it('masks a national number without a phone word when it is grouped as its number plan prints it', () => {
+    expect(phones(findPhones, 'ref 030 90182077')).to.deep.equal(['030 90182077']);
+    expect(phones(findPhones, 'ref 737 219 628')).to.deep.equal(['737 219 628']); // a Czech or Polish mobile
+    expect(phones(findPhones, 'ref 07624 369230')).to.deep.equal(['07624 369230']);
+    // Valid in the loose (min) sense somewhere and grouped like a Korean number, but no type of any region accepts it.
+    expect(phones(findPhones, 'ISSN 1179-5085')).to.deep.equal([]);
+    expect(phones(findPhones, 'population 123 456 789')).to.deep.equal([]);
   });
 
   it('decides the phone word for each occurrence of a number, not once per number', () => {
-    const text = 'ref 030 90182077 in the table above; please call 030 90182077';
+    const text = 'ref 0309 0182077 in the table above; please call 0309 0182077';
     const out: Detection[] = [];
     findPhones(text, out);
-    expect(out.map((d) => d.start)).to.deep.equal([text.lastIndexOf('030')]);
+    expect(out.map((d) => d.start)).to.deep.equal([text.lastIndexOf('0309')]);
   });
 
   it('masks phone-like layouts without validating once the parse budget is spent', () => {

@@ -9,11 +9,11 @@ import { emptyTally, metricsOf, redactionSuite, RuleTally, scoreCase, type Redac
 // The redaction eval guarded in CI (issue 16.6): the product redactor on the held-out halves (Presidio's held-out
 // templates, the held-out half of gitleaks' rule cases), SQuAD's contexts, the Readability page texts and the
 // generated regression set — a few seconds, no timing loop. Goals (docs/eval.md, "redaction") are asserted where
-// they are met; where they are not (phone recall on held-out templates, recall over the claimed gitleaks rules),
+// they are met; where they are not (recall over the rules claimed before session 10, whose age sample is filler),
 // the floor is the measured held-out level, so that a change making redaction worse fails here.
 const SHARED = resolve(process.env.KIT_SHARED_EVAL ?? '../shared/eval');
 const GOAL = { pii: 0.98, phone: 0.90, claimedRecall: 0.99 };
-const FLOOR = { phoneRecall: 0.85, claimedRecall: 0.989, allRecall: 0.988, fpRate: 0.25, pageSecrets: 7 };
+const FLOOR = { claimedSession9Recall: 0.989, allRecall: 0.989, fpRate: 0.25, pageSecrets: 7 };
 
 function score(cases: readonly RedactionCase[], redactor: Redactor) {
   const tally = emptyTally();
@@ -38,7 +38,7 @@ describe('redaction quality (held-out halves, CI subset)', function () {
     secretsOnly = await loadRedactor({ secrets: true, pii: false, patterns: [], replacement: '[<KIND>]' });
   });
 
-  it(`meets the PII goals on Presidio's held-out templates (card, IBAN, email, SSN ≥ ${GOAL.pii}); phone holds ${FLOOR.phoneRecall} (goal ${GOAL.phone} not met)`, () => {
+  it(`meets the PII goals on Presidio's held-out templates (card, IBAN, email, SSN ≥ ${GOAL.pii}; phone recall ≥ ${GOAL.phone})`, () => {
     const records = JSON.parse(readFileSync(join(SHARED, 'pii', 'synth_dataset_v2.json'), 'utf8'));
     const { heldout } = presidioSplit(presidioCases(records));
     expect(heldout).to.have.length(763);
@@ -48,7 +48,7 @@ describe('redaction quality (held-out halves, CI subset)', function () {
       expect(m.per_kind[kind]!.precision, `${kind} precision`).to.be.at.least(GOAL.pii);
     }
     expect(m.per_kind.phone!.gold).to.equal(40);
-    expect(m.per_kind.phone!.recall).to.be.at.least(FLOOR.phoneRecall);
+    expect(m.per_kind.phone!.recall).to.be.at.least(GOAL.phone);
     expect(m.per_kind.phone!.precision).to.be.at.least(GOAL.pii);
   });
 
@@ -66,11 +66,12 @@ describe('redaction quality (held-out halves, CI subset)', function () {
     expect(secrets).to.be.at.most(FLOOR.pageSecrets);
   });
 
-  it(`holds recall over the claimed gitleaks rules ≥ ${FLOOR.claimedRecall} (goal ${GOAL.claimedRecall} not met), over all rules ≥ ${FLOOR.allRecall}, false-positive rate ≤ ${FLOOR.fpRate} on the held-out half`, () => {
+  it(`holds recall over the claimed gitleaks rules ≥ ${GOAL.claimedRecall} (over those claimed before session 10 ≥ ${FLOOR.claimedSession9Recall}, goal not met), over all rules ≥ ${FLOOR.allRecall}, false-positive rate ≤ ${FLOOR.fpRate} on the held-out half`, () => {
     const cases = parse(gitleaksHalf(join(SHARED, 'secrets', 'gitleaks-rules'), 'heldout'));
     const r = score(cases, secretsOnly).rules!;
     expect(r.rules).to.be.at.least(215);
-    expect(r.recall_claimed).to.be.at.least(FLOOR.claimedRecall);
+    expect(r.recall_claimed).to.be.at.least(GOAL.claimedRecall);
+    expect(r.recall_claimed_session9).to.be.at.least(FLOOR.claimedSession9Recall);
     expect(r.recall).to.be.at.least(FLOOR.allRecall);
     expect(r.fp_rate).to.be.at.most(FLOOR.fpRate);
   });
