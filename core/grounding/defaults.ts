@@ -28,4 +28,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   pageDeictic: true,
   lightVerbs: true,
   kindInSentence: true,
+  shortQuestions: true,
 });

@@ -64,6 +64,14 @@ export function extraCases(): Promise<GateCase[]> {
   return casesFrom(join(root, 'scripts', 'eval', 'experiments', 'gate-extra-questions.txt'));
 }
 
+/**
+ * Session 10's second batch (scripts/eval/experiments/gate-extra2-questions.txt: 89 questions over 9 more unused
+ * Readability pages, committed before any gate ran on them). Development only.
+ */
+export function extra2Cases(): Promise<GateCase[]> {
+  return casesFrom(join(root, 'scripts', 'eval', 'experiments', 'gate-extra2-questions.txt'));
+}
+
 /** SQuAD's cases of one half: each answerable question against its article, and against one other (fixed seed). */
 export async function squadCases(half: 'tune' | 'heldout'): Promise<GateCase[]> {
   const arts = loadSquad(join(shared, 'squad', 'dev-v2.0.cs224n-half.json')).filter((_, i) => i % 2 === (half === 'tune' ? 0 : 1));
