@@ -78,12 +78,12 @@ export interface GroundingOptions {
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
   /**
-   * A question of one or two content words needs `onTopicRate` (2) nats of evidence a word, not `minEvidence`: the
-   * threshold is min(minEvidence, 2 × content words), so every word, on average, earns back what an absent one costs.
-   * "How do people pay?", "What was it carrying?": a visitor's short question leans on the page it is asked on, and
-   * two common words cannot reach 6 nats however often the page writes them. Not for a question naming something
-   * (a capitalised word): "How old is Facebook?" is the everyday near-miss, and a name on the page is strong evidence
-   * already. Default true (session 10).
+   * A short question — one or two content words, no name — needs two words' worth of evidence, 2 × `onTopicRate`
+   * (4 nats), not `minEvidence` (6): each present word must earn back what an absent one costs. "How do people pay?",
+   * "What was it carrying?": a visitor's short question leans on the page it is asked on, and one or two common words
+   * cannot reach 6 nats however often the page writes them. Not for a question naming something (a capitalised word):
+   * "How old is Facebook?" is the everyday near-miss, and a name on the page is strong evidence already. Default true
+   * (session 10).
    */
   readonly shortQuestions?: boolean;
 }
@@ -160,7 +160,9 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   let mostMatched: readonly string[] = [];
   const candidates: PageVerdict[] = [];
   const verdicts = pageVerdicts(corpus, content, names);
-  const floor = (options.shortQuestions ?? GROUNDING_DEFAULTS.shortQuestions) && !content.some((c) => names.has(c.word)) ? Math.min(minEvidence, GROUNDING_DEFAULTS.onTopicRate * content.length) : minEvidence;
+  // A short question (one or two content words, no name) needs 2 nats a word, and two words' worth at least.
+  const short = (options.shortQuestions ?? GROUNDING_DEFAULTS.shortQuestions) && content.length <= 2 && !content.some((c) => names.has(c.word));
+  const floor = short ? Math.min(minEvidence, 2 * GROUNDING_DEFAULTS.onTopicRate) : minEvidence;
   for (const v of verdicts) {
     if (v.matched.length > mostMatched.length) mostMatched = v.matched;
     if (v.matched.length < minMatches) continue;

@@ -11,7 +11,7 @@ const f = (r: Rates): string => `${r.balanced.toFixed(4)} ${(100 * r.frr).toFixe
 
 async function main(): Promise<void> {
   await loadAllLanguages();
-  const [key, values, base] = [process.argv[2]!, process.argv[3]!.split(',').map(Number), JSON.parse(process.argv[4] ?? '{}') as GroundingOptions];
+  const [key, values, base] = [process.argv[2]!, process.argv[3]!.split(',').map((x) => JSON.parse(x) as unknown), JSON.parse(process.argv[4] ?? '{}') as GroundingOptions];
   const pages: GateCase[] = [...await pageCases('dev'), ...await extraCases(), ...await extra2Cases()];
   const squad = await squadCases('tune');
   console.log(`${key} | real pages dev+extra+extra2 (${pages.length}) whole | remote | SQuAD tuning (${squad.length}) whole | remote   (balanced, false refusals, off-topic accepted)`);
