@@ -32,6 +32,8 @@ export interface VerdictSettings {
   readonly now: readonly (readonly number[])[];
   /** A price or opening hours asked for must be written in a sentence that holds one of the question's words (session 9). */
   readonly kindInSentence: boolean;
+  /** The sentence holding a how-to's action, or its neighbour, reads as instructions (`instructionSentence`). */
+  readonly instructionSentence: boolean;
   /** Term ids of the question's words that name the kind asked for ("cost", "price", "opening", "hours"): no thing of their own. */
   readonly kindIds: readonly number[];
 }
@@ -89,9 +91,15 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
 // "connect the box", "Store it"). English pages.
 const INSTRUCTION = /\byou(?:r|'ll|'re)?\b|\bsteps?\b|^\s*\d+[.)]\s|(?:^|[.!?:]\s+)\p{L}\p{Ll}+ (?:the|a|an|your|it|them|its|this|these|each|all|any) /imu;
 
+// A method: "it's possible to disable tab-to-search by unchecking a search engine".
+const BY_METHOD = /\bby \p{L}+ing\b/iu;
+
 /** True when passage `p` reads as instructions (INSTRUCTION), its first word no stopword ("Then the…" is no verb). */
 function instructs(corpus: Corpus, p: number): boolean {
-  const text = corpus.passages[p]!.text;
+  return readsAsInstructions(corpus, corpus.passages[p]!.text);
+}
+
+function readsAsInstructions(corpus: Corpus, text: string): boolean {
   const re = new RegExp(INSTRUCTION.source, 'gimu');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const verb = /\p{L}\p{Ll}+(?= \S+ $)/u.exec(m[0]);
@@ -114,6 +122,7 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
     if (held.length === 0) return false;
     if (settings.actionInSentence && !held.some((a) => actionMeetsObject(corpus, p, next, a, content, settings.actionIds))) return false;
     if (settings.instructions && !instructs(corpus, p) && (next < 0 || !instructs(corpus, next))) return false;
+    if (settings.instructions && settings.instructionSentence && !held.some((a) => actionInstructed(corpus, p, next, a))) return false;
   }
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
@@ -125,6 +134,25 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
   if (types.has('amount') && !(f & AMOUNT)) return false;
   if (types.has('contact') && !(f & CONTACT)) return false;
   return true;
+}
+
+/**
+ * A how-to's asked action is written as instructions: a sentence of the window holding it, or the sentence next to
+ * it, reads as instructions (INSTRUCTION) or gives a method ("…by unchecking a search engine"). A window that
+ * addresses the reader somewhere does not make "Worse than installing CS 3 or Acrobat 7 ever did" say how to
+ * install Acrobat (session 10).
+ */
+function actionInstructed(corpus: Corpus, p: number, next: number, action: number): boolean {
+  const from = corpus.passages[p]!.firstSentence;
+  const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
+  const to = last.firstSentence + last.sentenceCount; // exclusive
+  const reads = (s: number): boolean => {
+    if (s < from || s >= to) return false;
+    const text = corpus.sentences[s]!.text;
+    return BY_METHOD.test(text) || readsAsInstructions(corpus, text);
+  };
+  for (let s = from; s < to; s++) if (corpus.sentences[s]!.terms.includes(action) && (reads(s) || reads(s - 1) || reads(s + 1))) return true;
+  return false;
 }
 
 /**

@@ -29,4 +29,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   lightVerbs: true,
   kindInSentence: true,
   shortQuestions: true,
+  instructionSentence: true,
 });

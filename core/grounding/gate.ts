@@ -86,6 +86,12 @@ export interface GroundingOptions {
    * (session 10).
    */
   readonly shortQuestions?: boolean;
+  /**
+   * A visitor's how-to (`instructions`): the sentence holding the asked action, or its neighbour, must itself read as
+   * instructions or give a method ("…by unchecking the box"), not just some sentence of the window. Default true
+   * (session 10).
+   */
+  readonly instructionSentence?: boolean;
 }
 
 export { GROUNDING_DEFAULTS };
@@ -153,6 +159,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     instructions: (options.instructions ?? GROUNDING_DEFAULTS.instructions) && corpus.language === 'en' && intent.types.has('howto') && VISITOR_HOWTO.test(q.words.join(' ')),
     asked,
     kindInSentence: options.kindInSentence ?? GROUNDING_DEFAULTS.kindInSentence,
+    instructionSentence: options.instructionSentence ?? GROUNDING_DEFAULTS.instructionSentence,
     kindIds: intent.types.has('money') || intent.types.has('hours') ? content.filter((c) => c.id !== undefined && KIND_LISTS.some((l) => q.lexicon.has(l, c.word))).map((c) => c.id!) : [],
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
