@@ -122,7 +122,7 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
     if (held.length === 0) return false;
     if (settings.actionInSentence && !held.some((a) => actionMeetsObject(corpus, p, next, a, content, settings.actionIds))) return false;
     if (settings.instructions && !instructs(corpus, p) && (next < 0 || !instructs(corpus, next))) return false;
-    if (settings.instructions && settings.instructionSentence && !held.some((a) => actionInstructed(corpus, p, next, a))) return false;
+    if (settings.instructions && settings.instructionSentence && !held.some((a) => actionMeetsObject(corpus, p, next, a, settings.actionInSentence ? content : [], settings.actionIds, true))) return false;
   }
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
@@ -137,36 +137,17 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
 }
 
 /**
- * A how-to's asked action is written as instructions: a sentence of the window holding it, or the sentence next to
- * it, reads as instructions (INSTRUCTION) or gives a method ("…by unchecking a search engine"). A window that
- * addresses the reader somewhere does not make "Worse than installing CS 3 or Acrobat 7 ever did" say how to
- * install Acrobat (session 10).
- */
-function actionInstructed(corpus: Corpus, p: number, next: number, action: number): boolean {
-  const from = corpus.passages[p]!.firstSentence;
-  const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
-  const to = last.firstSentence + last.sentenceCount; // exclusive
-  const reads = (s: number): boolean => {
-    if (s < from || s >= to) return false;
-    const text = corpus.sentences[s]!.text;
-    return BY_METHOD.test(text) || readsAsInstructions(corpus, text);
-  };
-  for (let s = from; s < to; s++) if (corpus.sentences[s]!.terms.includes(action) && (reads(s) || reads(s - 1) || reads(s + 1))) return true;
-  return false;
-}
-
-/**
  * A how-to's action is about the question's thing when one sentence holding the action, or the sentence next to
  * it, also holds another of the question's words: "connect" in a sentence about a TV and "Kinect" three sentences
  * later do not say how to connect a Kinect. Words of the page's title are what every sentence of the page is about
  * ("Cleaning — Rinse the fly…" on a page titled "Tent care guide" says how to clean a tent), so they need no
  * sentence of their own. (A question with no other word left passes.)
  */
-function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[], actions: readonly number[]): boolean {
+function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[], actions: readonly number[], instructed = false): boolean {
   const title = corpus.titleTerms[corpus.passages[p]!.page]!;
   const others: number[] = [];
   for (const c of content) if (c.id !== undefined && !actions.includes(c.id) && !title.includes(c.id)) others.push(c.id);
-  if (others.length === 0) return true;
+  if (others.length === 0 && !instructed) return true;
   const from = corpus.passages[p]!.firstSentence;
   const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
   const to = last.firstSentence + last.sentenceCount; // exclusive
@@ -176,9 +157,10 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
     for (const id of others) if (t.includes(id)) return true;
     return false;
   };
+  const reads = (s: number): boolean => s >= from && s < to && (BY_METHOD.test(corpus.sentences[s]!.text) || readsAsInstructions(corpus, corpus.sentences[s]!.text));
   for (let s = from; s < to; s++) {
     if (!corpus.sentences[s]!.terms.includes(action)) continue;
-    if (hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) return true;
+    if ((others.length === 0 || hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) && (!instructed || reads(s) || reads(s - 1) || reads(s + 1))) return true;
   }
   return false;
 }

@@ -162,6 +162,23 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'What was the office?').grounded).to.equal(false);
   });
 
+  it('answers a visitor\'s how-to only where the sentence saying the action reads as instructions or gives a method (instructionSentence)', () => {
+    const rant = buildCorpus([{ url: 'https://blog.example/rant', title: 'Why I stopped using desktop publishing suites', text: [
+      'This release made me angrier than installing Acrobat on a Mac ever did. The updater failed twice. The program then hung for an hour. You would think a company that size could ship a working updater.',
+      'The new version crashes when you open two documents at once, and the support forum is full of people asking the same question.',
+    ].join('\n\n') }]);
+    // The window addresses the reader, but the sentence about installing Acrobat is a comparison, not a step.
+    expect(checkGrounding(rant, 'How do I install Acrobat on a Mac?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(rant, 'How do I install Acrobat on a Mac?', { instructionSentence: false }).grounded).to.equal(true);
+    const notes = (sentence: string) => buildCorpus([{ url: 'https://browser.example/notes', title: 'Browser release notes', text: [
+      sentence,
+      'The print preview was rewritten. Printing is faster than before, and pages no longer shift. To report a problem: open the menu and choose Help.',
+    ].join('\n\n') }]);
+    // A method ("by unchecking…") is instructions written in the third person.
+    expect(checkGrounding(notes('From version 85 it is possible to disable tab-to-search on a per-engine basis, by unchecking a search engine in the search preferences.'), 'How do I disable tab-to-search?').grounded).to.equal(true);
+    expect(checkGrounding(notes('From version 85 the browser can disable tab-to-search on a per-engine basis, a change many users asked for.'), 'How do I disable tab-to-search?').grounded).to.equal(false);
+  });
+
   it('answers how to reach the site where a passage gives an email address or a phone number, beside the words asked about', () => {
     const shop = buildCorpus([{ url: 'https://shop.example/shipping', title: 'Shipping and returns', text: [
       'Orders placed before 1 pm Eastern time leave the workshop the same day. Standard shipping takes 3 to 5 days.',
