@@ -92,6 +92,8 @@ export interface GroundingOptions {
    * (session 10).
    */
   readonly instructionSentence?: boolean;
+  /** "How do people *pay*?" asks for a way of paying, not a price (English; "how much do they pay?" does). Default true (session 10). */
+  readonly mannerNotPrice?: boolean;
 }
 
 export { GROUNDING_DEFAULTS };
