@@ -141,7 +141,9 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
  * it, also holds another of the question's words: "connect" in a sentence about a TV and "Kinect" three sentences
  * later do not say how to connect a Kinect. Words of the page's title are what every sentence of the page is about
  * ("Cleaning — Rinse the fly…" on a page titled "Tent care guide" says how to clean a tent), so they need no
- * sentence of their own. (A question with no other word left passes.)
+ * sentence of their own. (A question with no other word left passes.) With `instructed` (`instructionSentence`,
+ * session 10) that sentence, or its neighbour, must also read as instructions or give a method ("…by unchecking the
+ * box"): "Worse than installing CS 3 or Acrobat 7 ever did" names the action and the thing but says no step.
  */
 function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[], actions: readonly number[], instructed = false): boolean {
   const title = corpus.titleTerms[corpus.passages[p]!.page]!;
