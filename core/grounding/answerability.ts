@@ -32,6 +32,8 @@ export interface VerdictSettings {
   readonly now: readonly (readonly number[])[];
   /** A price or opening hours asked for must be written in a sentence that holds one of the question's words (session 9). */
   readonly kindInSentence: boolean;
+  /** The sentence holding a how-to's action, or its neighbour, reads as instructions (`instructionSentence`). */
+  readonly instructionSentence: boolean;
   /** Term ids of the question's words that name the kind asked for ("cost", "price", "opening", "hours"): no thing of their own. */
   readonly kindIds: readonly number[];
 }
@@ -89,9 +91,15 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
 // "connect the box", "Store it"). English pages.
 const INSTRUCTION = /\byou(?:r|'ll|'re)?\b|\bsteps?\b|^\s*\d+[.)]\s|(?:^|[.!?:]\s+)\p{L}\p{Ll}+ (?:the|a|an|your|it|them|its|this|these|each|all|any) /imu;
 
+// A method: "it's possible to disable tab-to-search by unchecking a search engine".
+const BY_METHOD = /\bby \p{L}+ing\b/iu;
+
 /** True when passage `p` reads as instructions (INSTRUCTION), its first word no stopword ("Then the…" is no verb). */
 function instructs(corpus: Corpus, p: number): boolean {
-  const text = corpus.passages[p]!.text;
+  return readsAsInstructions(corpus, corpus.passages[p]!.text);
+}
+
+function readsAsInstructions(corpus: Corpus, text: string): boolean {
   const re = new RegExp(INSTRUCTION.source, 'gimu');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const verb = /\p{L}\p{Ll}+(?= \S+ $)/u.exec(m[0]);
@@ -114,6 +122,7 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
     if (held.length === 0) return false;
     if (settings.actionInSentence && !held.some((a) => actionMeetsObject(corpus, p, next, a, content, settings.actionIds))) return false;
     if (settings.instructions && !instructs(corpus, p) && (next < 0 || !instructs(corpus, next))) return false;
+    if (settings.instructions && settings.instructionSentence && !held.some((a) => actionMeetsObject(corpus, p, next, a, settings.actionInSentence ? content : [], settings.actionIds, true))) return false;
   }
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
@@ -132,13 +141,15 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
  * it, also holds another of the question's words: "connect" in a sentence about a TV and "Kinect" three sentences
  * later do not say how to connect a Kinect. Words of the page's title are what every sentence of the page is about
  * ("Cleaning — Rinse the fly…" on a page titled "Tent care guide" says how to clean a tent), so they need no
- * sentence of their own. (A question with no other word left passes.)
+ * sentence of their own. (A question with no other word left passes.) With `instructed` (`instructionSentence`,
+ * session 10) that sentence, or its neighbour, must also read as instructions or give a method ("…by unchecking the
+ * box"): "Worse than installing CS 3 or Acrobat 7 ever did" names the action and the thing but says no step.
  */
-function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[], actions: readonly number[]): boolean {
+function actionMeetsObject(corpus: Corpus, p: number, next: number, action: number, content: readonly ContentWord[], actions: readonly number[], instructed = false): boolean {
   const title = corpus.titleTerms[corpus.passages[p]!.page]!;
   const others: number[] = [];
   for (const c of content) if (c.id !== undefined && !actions.includes(c.id) && !title.includes(c.id)) others.push(c.id);
-  if (others.length === 0) return true;
+  if (others.length === 0 && !instructed) return true;
   const from = corpus.passages[p]!.firstSentence;
   const last = next >= 0 ? corpus.passages[next]! : corpus.passages[p]!;
   const to = last.firstSentence + last.sentenceCount; // exclusive
@@ -148,9 +159,10 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
     for (const id of others) if (t.includes(id)) return true;
     return false;
   };
+  const reads = (s: number): boolean => s >= from && s < to && (BY_METHOD.test(corpus.sentences[s]!.text) || readsAsInstructions(corpus, corpus.sentences[s]!.text));
   for (let s = from; s < to; s++) {
     if (!corpus.sentences[s]!.terms.includes(action)) continue;
-    if (hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) return true;
+    if ((others.length === 0 || hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) && (!instructed || reads(s) || reads(s - 1) || reads(s + 1))) return true;
   }
   return false;
 }

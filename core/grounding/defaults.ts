@@ -28,4 +28,6 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   pageDeictic: true,
   lightVerbs: true,
   kindInSentence: true,
+  shortQuestions: true,
+  instructionSentence: true,
 });

@@ -77,6 +77,23 @@ export interface GroundingOptions {
   readonly kindInSentence?: boolean;
   /** Passages added to a page's count when judging centrality, so a one-passage page's words keep some weight. */
   readonly centralitySmoothing?: number;
+  /**
+   * A short question — one or two content words, no name — needs two words' worth of evidence, 2 × `onTopicRate`
+   * (4 nats), not `minEvidence` (6): each present word must earn back what an absent one costs. "How do people pay?",
+   * "What was it carrying?": a visitor's short question leans on the page it is asked on, and one or two common words
+   * cannot reach 6 nats however often the page writes them. Not for a question naming something (a capitalised word):
+   * "How old is Facebook?" is the everyday near-miss, and a name on the page is strong evidence already. Default true
+   * (session 10).
+   */
+  readonly shortQuestions?: boolean;
+  /**
+   * A visitor's how-to (`instructions`): the sentence holding the asked action, or its neighbour, must itself read as
+   * instructions or give a method ("…by unchecking the box"), not just some sentence of the window. Default true
+   * (session 10).
+   */
+  readonly instructionSentence?: boolean;
+  /** "How do people *pay*?" asks for a way of paying, not a price (English; "how much do they pay?" does). Default true (session 10). */
+  readonly mannerNotPrice?: boolean;
 }
 
 export { GROUNDING_DEFAULTS };
@@ -144,6 +161,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     instructions: (options.instructions ?? GROUNDING_DEFAULTS.instructions) && corpus.language === 'en' && intent.types.has('howto') && VISITOR_HOWTO.test(q.words.join(' ')),
     asked,
     kindInSentence: options.kindInSentence ?? GROUNDING_DEFAULTS.kindInSentence,
+    instructionSentence: options.instructionSentence ?? GROUNDING_DEFAULTS.instructionSentence,
     kindIds: intent.types.has('money') || intent.types.has('hours') ? content.filter((c) => c.id !== undefined && KIND_LISTS.some((l) => q.lexicon.has(l, c.word))).map((c) => c.id!) : [],
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
@@ -151,11 +169,14 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   let mostMatched: readonly string[] = [];
   const candidates: PageVerdict[] = [];
   const verdicts = pageVerdicts(corpus, content, names);
+  // A short question (one or two content words, no name) needs 2 nats a word, and two words' worth at least.
+  const short = (options.shortQuestions ?? GROUNDING_DEFAULTS.shortQuestions) && content.length <= 2 && !content.some((c) => names.has(c.word));
+  const floor = short ? Math.min(minEvidence, 2 * GROUNDING_DEFAULTS.onTopicRate) : minEvidence;
   for (const v of verdicts) {
     if (v.matched.length > mostMatched.length) mostMatched = v.matched;
     if (v.matched.length < minMatches) continue;
     if (best === null || v.evidence > best.evidence) best = v;
-    if (v.evidence >= minEvidence) candidates.push(v);
+    if (v.evidence >= floor) candidates.push(v);
   }
   if (best === null) return { grounded: false, matched: mostMatched, reason: 'too_few_matches' };
   if (candidates.length === 0) {

@@ -81,6 +81,8 @@ export interface IntentOptions {
   readonly definitions?: boolean;
   /** "How do I *get* my bookmarks?": the light verb before a how-to's action only frames it. Default true. */
   readonly lightVerbs?: boolean;
+  /** "How do people *pay*?" asks for a way of paying, not a price ("how much do they pay?" does). Default true. */
+  readonly mannerNotPrice?: boolean;
 }
 
 export function questionIntent(words: readonly string[], lex: Lexicon, isStopword: (w: string) => boolean, names: ReadonlySet<string> = NONE, options: IntentOptions = {}): QuestionIntent {
@@ -127,7 +129,9 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   }
   if (!asksWhoOrWhy) {
     // A price: "how much does it cost", "combien coûte", "多少钱", "what is the fee", "how much are tickets".
-    if ((money && !howMany) || (priceByBe && howMuch)) { types.add('money'); types.delete('amount'); }
+    // "How do people pay?", "how can I afford it?": a manner, not a price (`mannerNotPrice`, session 10; English).
+    const manner = options.mannerNotPrice !== false && words[0] === 'how' && HOWTO_AUX.has(words[1] ?? '') && !howMuch && !howMany;
+    if (((money && !howMany) || (priceByBe && howMuch)) && !manner) { types.add('money'); types.delete('amount'); }
     // Opening hours: "opening hours", "horaires", or "what time / when does it open".
     // ("When did the plant open?" asks for a date.)
     if (hours || (opening && (clock || types.has('time')) && !words.some((w) => PAST.has(w)))) types.add('hours');

@@ -7,7 +7,8 @@
  * Everything is computed in-process from the shared data; nothing is read from earlier runs. `--quick` skips
  * the baseline sweep. `--remote` prints instead the product gate as the default remote path decides it (the SDK's
  * selected sources, gated by the server: scripts/eval/remote-gate.ts) beside the gate over whole pages, on the
- * four halves; `--remote --without a,b` adds the remote path with each named idea (a GroundingOptions flag) off.
+ * four halves; `--remote --without a,b` adds each named idea (a GroundingOptions flag) switched off, whole page and
+ * remote path, and all of them off together.
  */
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +63,14 @@ export function pageCases(split: 'dev' | 'heldout'): Promise<GateCase[]> {
  */
 export function extraCases(): Promise<GateCase[]> {
   return casesFrom(join(root, 'scripts', 'eval', 'experiments', 'gate-extra-questions.txt'));
+}
+
+/**
+ * Session 10's second batch (scripts/eval/experiments/gate-extra2-questions.txt: 89 questions over 9 more unused
+ * Readability pages, committed before any gate ran on them). Development only.
+ */
+export function extra2Cases(): Promise<GateCase[]> {
+  return casesFrom(join(root, 'scripts', 'eval', 'experiments', 'gate-extra2-questions.txt'));
 }
 
 /** SQuAD's cases of one half: each answerable question against its article, and against one other (fixed seed). */
@@ -130,11 +139,15 @@ export const VARIANTS: Record<string, GroundingOptions> = {
   '− a visitor\'s how-to answered by instructions (you / steps / the imperative; English)': { instructions: false },
   '− names in a mostly capitalised question with a lower-case word ("Who captured Fort Beausejour?")': { titleCase: false },
   '− a whole question of common words met in one window passes on weak evidence (contact questions only)': { wholeQuestion: false },
-  'session 8\'s gate (session 9\'s three options off; the why-question, measure-word and about-verb corrections stay)': { pageDeictic: false, lightVerbs: false, kindInSentence: false },
+  'session 8\'s gate (session 9\'s three options off; the why-question, measure-word and about-verb corrections stay)': { shortQuestions: false, instructionSentence: false, mannerNotPrice: false, pageDeictic: false, lightVerbs: false, kindInSentence: false },
   '− a word pointing at the page with one common word ("what is being advertised here?"; session 9)': { pageDeictic: false },
   '− a how-to\'s light verb only frames it ("how do I get my bookmarks"; session 9)': { lightVerbs: false },
   '− a price or opening hours asked for in a sentence with a question word (session 9)': { kindInSentence: false },
-  'previous gate (none of the above)': { pageDeictic: false, lightVerbs: false, kindInSentence: false, selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false, wholeQuestion: false },
+  'session 9\'s gate (session 10\'s three options off)': { shortQuestions: false, instructionSentence: false, mannerNotPrice: false },
+  '− a short question of common words needs two words\' worth of evidence, 4 nats (session 10)': { shortQuestions: false },
+  '− a how-to\'s action in a sentence that reads as instructions or gives a method (session 10)': { instructionSentence: false },
+  '− "how do people pay?" asks for a manner, not a price (session 10)': { mannerNotPrice: false },
+  'previous gate (none of the above)': { shortQuestions: false, instructionSentence: false, mannerNotPrice: false, pageDeictic: false, lightVerbs: false, kindInSentence: false, selfPhrasings: false, answerability: false, minCoverage: 0, modelNumbers: false, askedThings: false, currentTime: false, phrasalVerbs: false, definitions: false, instructions: false, titleCase: false, wholeQuestion: false },
 };
 
 /** The verdicts of the remote path (the SDK's selected sources gated by the server), one per case. */
@@ -160,10 +173,14 @@ async function remoteReport(): Promise<void> {
     const sent = rates(cases, (c) => remote.get(c)!);
     console.log(row(`${name} (${cases.length}) | whole page (local gate)`, whole));
     console.log(row(`${name} (${cases.length}) | selected sources (remote: POST /v1/chat)`, sent));
-    // `--without a,b`: the remote path with each named idea (a boolean GroundingOptions key) switched off.
-    for (const idea of without) {
-      const off = await remoteVerdicts(cases, { [idea]: false } as GroundingOptions);
-      console.log(row(`${name} (${cases.length}) | selected sources, − ${idea}`, rates(cases, (c) => off.get(c)!)));
+    // `--without a,b`: each named idea (a boolean GroundingOptions key) switched off, whole page and remote path;
+    // then all of them off together.
+    const sets: [string, GroundingOptions][] = without.map((idea) => [idea, { [idea]: false } as GroundingOptions]);
+    if (without.length > 1) sets.push([without.join(' + '), Object.fromEntries(without.map((i) => [i, false])) as GroundingOptions]);
+    for (const [label, opts] of sets) {
+      console.log(row(`${name} (${cases.length}) | whole page, − ${label}`, rates(cases, (c) => checkGrounding(c.corpus, c.question, opts).grounded)));
+      const off = await remoteVerdicts(cases, opts);
+      console.log(row(`${name} (${cases.length}) | selected sources, − ${label}`, rates(cases, (c) => off.get(c)!)));
     }
   }
 }

@@ -2,12 +2,13 @@
  * Scratch (issue 16, session 8): the gate's figures on the DEVELOPMENT halves only (real pages dev, SQuAD tuning),
  * whole page and remote path, for options given as JSON; `--fail` lists the development pages' failures;
  * `--cv` splits the development pages in two (by page, alternating) and prints each half.
- * `--extra` adds session 9's extra development questions (gate-extra-questions.txt).
+ * `--extra` adds session 9's extra development questions (gate-extra-questions.txt), `--extra2` session 10's
+ * second batch (gate-extra2-questions.txt).
  * `npx tsx scripts/eval/experiments/gate-dev.ts '{"minCoverage":0.3}' [--fail] [--cv] [--extra] [--no-squad] [--no-remote]`
  */
 import { checkGrounding, type GroundingOptions } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
-import { extraCases, pageCases, squadCases, rates, remoteVerdicts, type GateCase, type Rates } from '../grounding-report.js';
+import { extraCases, extra2Cases, pageCases, squadCases, rates, remoteVerdicts, type GateCase, type Rates } from '../grounding-report.js';
 
 const fmt = (r: Rates): string => `${r.balanced.toFixed(4)} / ${(100 * r.frr).toFixed(2)} % / ${(100 * r.far).toFixed(2)} %  ${Object.entries(r.byKind).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' · ')}`;
 
@@ -33,6 +34,16 @@ async function main(): Promise<void> {
       if (has('--fail')) for (const c of ex) if (rv.get(c) !== (c.expect === 'answer')) console.log(`  REMOTE FAIL ${c.kind} :: ${c.question}`);
     }
     if (has('--fail')) for (const c of ex) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 50).replace(/\n/g, ' ')}]`); }
+  }
+  if (has('--extra2')) {
+    const ex = await extra2Cases();
+    console.log(`extra2 dev whole  ${fmt(rates(ex, whole))}`);
+    if (!has('--no-remote')) {
+      const rv = await remoteVerdicts(ex, opts);
+      console.log(`extra2 dev remote ${fmt(rates(ex, (c) => rv.get(c)!))}`);
+      if (has('--fail')) for (const c of ex) if (rv.get(c) !== (c.expect === 'answer')) console.log(`  REMOTE FAIL2 ${c.kind} :: ${c.question}`);
+    }
+    if (has('--fail')) for (const c of ex) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL2 ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 50).replace(/\n/g, ' ')}]`); }
   }
   if (!has('--no-squad')) {
     const sq = await squadCases('tune');

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     const names = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([n]) => n);
     for (const t of TEMPLATES) for (const n of names) {
       const q = t.replace('{}', n);
-      if (checkGrounding(corpus, q).grounded) (passed.get(t) ?? passed.set(t, []).get(t)!).push(q);
+      if (checkGrounding(corpus, q, JSON.parse(process.argv[2] ?? '{}')).grounded) (passed.get(t) ?? passed.set(t, []).get(t)!).push(q);
     }
   }
   for (const t of TEMPLATES) console.log(`${String(passed.get(t)?.length ?? 0).padStart(3)} / ${pages.length * 2}  ${t}  ${(passed.get(t) ?? []).slice(0, 4).join(' | ')}`);

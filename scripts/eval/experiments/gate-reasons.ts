@@ -5,12 +5,12 @@
 import { checkGrounding } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
 import { squadCases, pageCases } from '../grounding-report.js';
-import { extraCases } from '../grounding-report.js';
+import { extraCases, extra2Cases } from '../grounding-report.js';
 
 async function main(): Promise<void> {
   await loadAllLanguages();
   const o = JSON.parse(process.argv[2] ?? '{}');
-  for (const [name, cs] of [['squad', await squadCases('tune')], ['dev', await pageCases('dev')], ['extra', await extraCases()]] as const) {
+  for (const [name, cs] of [['squad', await squadCases('tune')], ['dev', await pageCases('dev')], ['extra', await extraCases()], ['extra2', await extra2Cases()]] as const) {
     const count: Record<string, number> = {};
     for (const c of cs) { const r = checkGrounding(c.corpus, c.question, o); if (r.grounded !== (c.expect === 'answer')) { const k = `${c.expect}:${r.reason}`; count[k] = (count[k] ?? 0) + 1; } }
     console.log(name, JSON.stringify(count));

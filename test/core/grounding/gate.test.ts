@@ -138,10 +138,45 @@ describe('checkGrounding', () => {
     parts.splice(20, 0, 'In 1969 the studio opened a second office. It was a first for the company: the new office had its own team and its own goal.');
     const corpus = buildCorpus([{ url: 'https://films.example/a', title: 'A studio history', text: parts.join('\n\n') }]);
     expect(checkGrounding(corpus, 'What was a first for the company?')).to.include({ grounded: true, reason: 'matched' });
-    expect(checkGrounding(corpus, 'What was a first for the company?', { wholeQuestion: false })).to.include({ grounded: false, reason: 'weak_evidence' });
+    // Without wholeQuestion (and without session 10's shortQuestions, which also passes this two-word question on its
+    // 4.9 nats) it is refused.
+    expect(checkGrounding(corpus, 'What was a first for the company?', { wholeQuestion: false, shortQuestions: false })).to.include({ grounded: false, reason: 'weak_evidence' });
     // A word the page lacks ("government"), or a single word: no window holds the whole question.
     expect(checkGrounding(corpus, 'What was a first for the government?')).to.include({ grounded: false, reason: 'weak_evidence' });
     expect(checkGrounding(corpus, 'What was the office?')).to.include({ grounded: false });
+  });
+
+  it('passes a short question of common words on two words\' worth of evidence, not a name\'s near-miss (shortQuestions)', () => {
+    const text = [
+      'A Russian cargo spacecraft bound for the International Space Station broke up over Siberia on Thursday, minutes after launch from the Baikonur cosmodrome in Kazakhstan.',
+      'The Progress ship was carrying more than two tonnes of fuel, food and equipment for the crew. Roscosmos said the third stage of the Soyuz rocket had failed at an altitude of 190 kilometres.',
+      'Most of the debris burned up in the atmosphere, the agency said. Officials in the Tuva region said fragments had fallen in a remote mountain area and that nobody was hurt.',
+      'The crew on the station has enough supplies to last until the next delivery, NASA said in a statement. A Japanese cargo ship is due to launch in February.',
+      'It is the third failure of a Russian launch in two years. An investigation has been opened into the accident.',
+    ].join('\n\n');
+    const corpus = buildCorpus([{ url: 'https://news.example/progress', title: 'Russian cargo ship breaks up over Siberia', text }]);
+    // One common word the story writes once: 6 nats were out of reach whatever the page said.
+    expect(checkGrounding(corpus, 'What was it carrying?')).to.include({ grounded: true, reason: 'matched' });
+    expect(checkGrounding(corpus, 'What was it carrying?', { shortQuestions: false })).to.include({ grounded: false, reason: 'weak_evidence' });
+    expect(checkGrounding(corpus, 'What is the weather like?').grounded).to.equal(false);
+    expect(checkGrounding(corpus, 'What was the office?').grounded).to.equal(false);
+  });
+
+  it('answers a visitor\'s how-to only where the sentence saying the action reads as instructions or gives a method (instructionSentence)', () => {
+    const rant = buildCorpus([{ url: 'https://blog.example/rant', title: 'Why I stopped using desktop publishing suites', text: [
+      'This release made me angrier than installing Acrobat on a Mac ever did. The updater failed twice. The program then hung for an hour. You would think a company that size could ship a working updater.',
+      'The new version crashes when you open two documents at once, and the support forum is full of people asking the same question.',
+    ].join('\n\n') }]);
+    // The window addresses the reader, but the sentence about installing Acrobat is a comparison, not a step.
+    expect(checkGrounding(rant, 'How do I install Acrobat on a Mac?')).to.include({ grounded: false, reason: 'not_answerable' });
+    expect(checkGrounding(rant, 'How do I install Acrobat on a Mac?', { instructionSentence: false }).grounded).to.equal(true);
+    const notes = (sentence: string) => buildCorpus([{ url: 'https://browser.example/notes', title: 'Browser release notes', text: [
+      sentence,
+      'The print preview was rewritten. Printing is faster than before, and pages no longer shift. To report a problem: open the menu and choose Help.',
+    ].join('\n\n') }]);
+    // A method ("by unchecking…") is instructions written in the third person.
+    expect(checkGrounding(notes('From version 85 it is possible to disable tab-to-search on a per-engine basis, by unchecking a search engine in the search preferences.'), 'How do I disable tab-to-search?').grounded).to.equal(true);
+    expect(checkGrounding(notes('From version 85 the browser can disable tab-to-search on a per-engine basis, a change many users asked for.'), 'How do I disable tab-to-search?').grounded).to.equal(false);
   });
 
   it('answers how to reach the site where a passage gives an email address or a phone number, beside the words asked about', () => {

@@ -46,6 +46,9 @@ describe('questionIntent', () => {
     ['When was the first contact with Europeans?', ['time']],
     ['How long has the author been using email?', ['amount']],
     ['Who should I contact about a refund?', []],
+    // A money verb after "how" and an auxiliary asks for a way of paying, not a price (mannerNotPrice, session 10).
+    ['How do people pay?', []],
+    ['How much do people pay?', ['money']],
   ];
   for (const [q, types, lang, names] of TYPES) {
     it(`reads ${types.length ? types.join(' + ') : 'no kind of answer'} when asked "${q}"`, () => {

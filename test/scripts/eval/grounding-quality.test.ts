@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { checkGrounding } from '../../../core/grounding/index.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
 import { loadPageCases, parseQuestions } from '../../../scripts/eval/build-pages-cases.js';
-import { extraCases, pageCases, rates, remoteVerdicts, squadCases, type GateCase } from '../../../scripts/eval/grounding-report.js';
+import { extraCases, extra2Cases, pageCases, rates, remoteVerdicts, squadCases, type GateCase } from '../../../scripts/eval/grounding-report.js';
 
 // The grounding eval guarded in CI (issue 16.6): the product gate on the held-out halves of the real-page set
 // (eval/pages, 259 questions over 27 pages) and of SQuAD 2.0 (3,222 decisions over 8 articles), a few seconds.
@@ -84,14 +84,32 @@ describe('grounding quality (held-out halves)', function () {
     const extra = await extraCases();
     expect(extra.length).to.equal(128);
     const whole = rates(extra, (c) => checkGrounding(c.corpus, c.question).grounded);
-    expect(whole.balanced).to.be.at.least(0.85);
-    expect(whole.frr).to.be.at.most(0.14);
+    // Raised in session 10 (measured 0.894 / 9.3 % / 11.9 % whole page after its rules): 0.85 → 0.87, 14 → 12 %.
+    expect(whole.balanced).to.be.at.least(0.87);
+    expect(whole.frr).to.be.at.most(0.12);
     expect(whole.far).to.be.at.most(0.17);
     const remote = await remoteVerdicts(extra);
     const sent = rates(extra, (c) => remote.get(c)!);
     expect(sent.balanced).to.be.at.least(0.89);
     expect(sent.frr).to.be.at.most(0.085);
     expect(sent.far).to.be.at.most(0.145);
+  });
+
+  // Session 10's second batch (89 questions over 9 more unused pages, committed before any gate ran on them; its
+  // failures then read to choose session 10's rules, so no quality claim): measured 0.910 / 3.2 % / 14.8 % whole page
+  // and 0.904 / 8.1 % / 11.1 % via the sources; the floors are about two questions below.
+  it('holds the second batch of extra development questions\' measured level, whole page and via the sources (a regression guard)', async () => {
+    const extra = await extra2Cases();
+    expect(extra.length).to.equal(89);
+    const whole = rates(extra, (c) => checkGrounding(c.corpus, c.question).grounded);
+    expect(whole.balanced).to.be.at.least(0.87);
+    expect(whole.frr).to.be.at.most(0.065);
+    expect(whole.far).to.be.at.most(0.225);
+    const remote = await remoteVerdicts(extra);
+    const sent = rates(extra, (c) => remote.get(c)!);
+    expect(sent.balanced).to.be.at.least(0.86);
+    expect(sent.frr).to.be.at.most(0.115);
+    expect(sent.far).to.be.at.most(0.19);
   });
 
   it('meets the goals on the real pages\' development half (tuned there: a regression guard, not a quality figure)', () => {
