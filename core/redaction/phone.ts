@@ -1,4 +1,6 @@
+import { Metadata } from 'libphonenumber-js/core';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import maxMetadata from 'libphonenumber-js/max/metadata';
 import { isPhoneShaped, phoneCandidates, type PhoneCandidate } from './phone-candidates.js';
 import type { Detection, Finder } from './types.js';
 
@@ -17,7 +19,9 @@ export const DEFAULT_PHONE_REGIONS: readonly CountryCode[] = [
 ];
 
 /**
- * Most libphonenumber-js parses per `redact` call (default 20,000, about 0.1 s). Only adversarial text has more
+ * Most region checks per `redact` call (default 20,000, about 0.1 s if each were a libphonenumber-js parse): one per
+ * region a national number is tried in, or per international number. A region the pre-check (`mayBeValid`) rules out
+ * counts too, so the budget runs out where it did before the pre-check existed. Only adversarial text has more
  * phone-shaped numbers than that; past the budget, shapes that are phone-like by layout and context are masked
  * without validation (over-masking rather than leaking).
  */
@@ -29,7 +33,10 @@ export type ParsePhone = typeof parsePhoneNumberFromString;
 export interface PhoneFinderOptions {
   /** Regions for national-format numbers (default DEFAULT_PHONE_REGIONS); the page's own region first is fastest. */
   readonly regions?: readonly CountryCode[];
-  /** Parser to validate with (default: libphonenumber-js/max); the benchmark passes /min and /mobile to compare. */
+  /**
+   * Parser to validate with (default: libphonenumber-js/max); the benchmark passes /min and /mobile to compare. The
+   * metadata pre-check runs only with the default, whose metadata it reads.
+   */
   readonly parse?: ParsePhone;
   /** Parse budget per call (default MAX_PHONE_PARSES). */
   readonly maxParses?: number;
@@ -51,6 +58,7 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
   const maxParses = options.maxParses ?? MAX_PHONE_PARSES;
   const phoneWords = options.phoneWords ?? true;
   const planLayout = options.planLayout ?? true;
+  const precheck = options.parse === undefined ? mayBeValid : undefined;
   return (text: string, out: Detection[]) => {
     const verdicts = new Map<string, boolean>();
     const budget = { parses: maxParses };
@@ -68,7 +76,7 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
         const key = '~' + c.groups.join(' ');
         let planned = verdicts.get(key);
         if (planned === undefined) {
-          planned = printedAsPlanned(c, regions, parse, budget);
+          planned = printedAsPlanned(c, regions, parse, budget, precheck);
           verdicts.set(key, planned);
         }
         if (planned) out.push({ start: c.start, end: c.end, kind: 'phone' });
@@ -77,7 +85,7 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
       const key = (c.international ? '+' : '') + c.normalized;
       let valid = verdicts.get(key);
       if (valid === undefined) {
-        valid = c.international ? internationalValid(c, parse, budget) : nationalValid(c, regions, parse, budget);
+        valid = c.international ? internationalValid(c, parse, budget) : nationalValid(c, regions, parse, budget, precheck);
         verdicts.set(key, valid);
       }
       if (valid) out.push({ start: c.start, end: c.end, kind: 'phone' });
@@ -95,9 +103,11 @@ function internationalValid(c: PhoneCandidate, parse: ParsePhone, budget: { pars
   return n !== undefined && n.isPossible();
 }
 
-function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }): boolean {
+function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }, precheck?: Precheck): boolean {
+  const digits = precheck && digitsOf(c);
   for (const region of regions) {
     budget.parses--;
+    if (digits && !precheck(digits, region)) continue;
     const n = parse(c.normalized, { defaultCountry: region, extract: false });
     if (n !== undefined && n.isValid()) return true;
   }
@@ -105,14 +115,131 @@ function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse
 }
 
 /** Valid in some region whose national format groups the digits exactly as written ("737 219 628" ↔ "737 219 628"). */
-function printedAsPlanned(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }): boolean {
+function printedAsPlanned(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }, precheck?: Precheck): boolean {
   const written = c.groups.map((g) => g.length).join(' ');
+  const digits = precheck && digitsOf(c);
   for (const region of regions) {
     budget.parses--;
+    if (digits && !precheck(digits, region)) continue;
     const n = parse(c.normalized, { defaultCountry: region, extract: false });
     if (n === undefined || !n.isValid()) continue;
     const printed = n.formatNational().split(/\D+/).filter((g) => g.length > 0).map((g) => g.length).join(' ');
     if (printed === written) return true;
   }
   return false;
+}
+
+// ---- Metadata pre-check: rules a region out before parsing, with the parser's own patterns.
+//
+// Most numbers tried without a phone word (street numbers, ZIP codes, ids) are valid in few of the 33 regions, and a
+// parse costs far more than the few pattern tests that show it cannot succeed. `mayBeValid(digits, region)` is false
+// only when `parse(text, { defaultCountry: region })` cannot give a valid number; it follows libphonenumber-js 1.13's
+// source step by step (parse.js, helpers/extractCountryCallingCode.js, stripIddPrefix.js,
+// extractCountryCallingCodeFromInternationalNumberWithoutPlusSign.js, extractNationalNumber*.js, getCountryByCallingCode.js,
+// isValid.js, getNumberType.js), over-approximating where the parser decides by more than the digits:
+//  - a number that starts with the region's IDD prefix may be read as international (any country): parse it;
+//  - one that starts with the region's calling code may be read without it (the calling code's main plan then
+//    strips the national prefix): both readings are checked;
+//  - a national prefix for parsing may or may not be stripped (the parser decides by length and pattern): both
+//    national numbers are checked; a transform rule that rewrites the number (AR, BR, JP carrier forms): parse it;
+//  - the number's country is any country sharing the calling code (US, CA and the Caribbean; GB, GG, IM, JE; …);
+// and the national number must then pass getNumberType in one of them: the country's national number pattern, and a
+// type (fixed line, mobile, …) whose possible lengths hold its length and whose pattern matches.
+// test/core/redaction/phone-equivalence.test.ts holds the finder to the one without this pre-check.
+
+/** `(digits, region) → false` when no parse in that region can be valid. */
+type Precheck = (digits: string, region: CountryCode) => boolean;
+
+/** The digits the parser reads from a national candidate, or undefined when it holds more than digits and separators. */
+function digitsOf(c: PhoneCandidate): string | undefined {
+  // An extension ("x204", "#7") is split off by the parser's own rules; such candidates are always parsed.
+  return /^[\d ().\-\u00a0]+$/.test(c.normalized) ? c.normalized.replace(/\D/g, '') : undefined;
+}
+
+/** Runtime methods of libphonenumber-js's Metadata (source/metadata.js) that its typings leave out. */
+interface RuntimeMetadata {
+  selectNumberingPlan(country: string): void;
+  getCountryCodesForCallingCode(callingCode: string): string[] | undefined;
+  numberingPlan: RuntimePlan;
+}
+interface RuntimePlan {
+  callingCode(): string;
+  IDDPrefix(): string;
+  nationalNumberPattern(): string;
+  nationalPrefixForParsing(): string | undefined;
+  nationalPrefixTransformRule(): string | undefined;
+  hasTypes(): boolean;
+  type(type: string): { pattern(): string; possibleLengths(): number[] | undefined } | undefined;
+}
+
+/** getNumberType's order: fixed line first, then the other types (helpers/getNumberType.js). */
+const NUMBER_TYPES = ['FIXED_LINE', 'MOBILE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOIP', 'PERSONAL_NUMBER', 'PAGER', 'UAN', 'VOICEMAIL'];
+
+interface NationalPrefix { readonly pattern: RegExp | undefined; readonly transforms: boolean }
+interface RegionPlan {
+  readonly callingCode: string;
+  readonly idd: RegExp;
+  /** National prefix of the region itself, and of the calling code's main plan (after a calling code is read off). */
+  readonly prefix: NationalPrefix;
+  readonly mainPrefix: NationalPrefix;
+  /** getNumberType(nsn) !== undefined for one country sharing the calling code. */
+  readonly accepts: (nsn: string) => boolean;
+}
+
+const regionPlans = new Map<string, RegionPlan>();
+let metadata: RuntimeMetadata | undefined;
+
+function regionPlan(region: string): RegionPlan {
+  let plan = regionPlans.get(region);
+  if (plan) return plan;
+  // The metadata libphonenumber-js/max parses with (the same module, so bundled once).
+  metadata ??= new Metadata(maxMetadata) as unknown as RuntimeMetadata;
+  const md = metadata;
+  md.selectNumberingPlan(region);
+  const callingCode = md.numberingPlan.callingCode();
+  const idd = new RegExp(md.numberingPlan.IDDPrefix());
+  const prefix = nationalPrefix(md.numberingPlan);
+  const countries = md.getCountryCodesForCallingCode(callingCode) ?? [region];
+  md.selectNumberingPlan(countries[0]!);
+  const mainPrefix = nationalPrefix(md.numberingPlan);
+  const accepts = countries.map((country) => typeCheck(md, country));
+  plan = { callingCode, idd, prefix, mainPrefix, accepts: (nsn) => accepts.some((a) => a(nsn)) };
+  regionPlans.set(region, plan);
+  return plan;
+}
+
+function nationalPrefix(p: RuntimePlan): NationalPrefix {
+  const forParsing = p.nationalPrefixForParsing();
+  return { pattern: forParsing ? new RegExp('^(?:' + forParsing + ')') : undefined, transforms: Boolean(p.nationalPrefixTransformRule()) };
+}
+
+/** isValid for a national number of `country` (isValid.js: getNumberType with types, the national pattern without). */
+function typeCheck(md: RuntimeMetadata, country: string): (nsn: string) => boolean {
+  md.selectNumberingPlan(country);
+  const p = md.numberingPlan;
+  const national = new RegExp('^(?:' + p.nationalNumberPattern() + ')$');
+  if (!p.hasTypes()) return (nsn) => national.test(nsn);
+  const types: { lengths: number[] | undefined; pattern: RegExp }[] = [];
+  for (const name of NUMBER_TYPES) {
+    const t = p.type(name);
+    if (t && t.pattern()) types.push({ lengths: t.possibleLengths(), pattern: new RegExp('^(?:' + t.pattern() + ')$') });
+  }
+  const lengths = types.some((t) => !t.lengths) ? undefined : new Set(types.flatMap((t) => t.lengths!));
+  return (nsn) => (lengths === undefined || lengths.has(nsn.length)) && national.test(nsn)
+    && types.some((t) => (!t.lengths || t.lengths.includes(nsn.length)) && t.pattern.test(nsn));
+}
+
+function mayBeValid(digits: string, region: CountryCode): boolean {
+  const plan = regionPlan(region);
+  if (digits.search(plan.idd) === 0) return true;
+  if (nationalNumberMayBeValid(digits, plan.prefix, plan)) return true;
+  return digits.startsWith(plan.callingCode) && nationalNumberMayBeValid(digits.slice(plan.callingCode.length), plan.mainPrefix, plan);
+}
+
+/** The national number is `number` or `number` without its national prefix (extractNationalNumber decides which). */
+function nationalNumberMayBeValid(number: string, prefix: NationalPrefix, plan: RegionPlan): boolean {
+  const m = prefix.pattern?.exec(number);
+  if (!m) return plan.accepts(number);
+  if (prefix.transforms && m.length > 1 && m[m.length - 1]) return true;
+  return plan.accepts(number) || (m[0] !== '' && plan.accepts(number.slice(m[0].length)));
 }
