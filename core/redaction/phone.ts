@@ -20,10 +20,10 @@ export const DEFAULT_PHONE_REGIONS: readonly CountryCode[] = [
 
 /**
  * Most region checks per `redact` call (default 20,000, about 0.1 s if each were a libphonenumber-js parse): one per
- * region a national number is tried in, or per international number. A region the pre-check (`mayBeValid`) rules out
- * counts too, so the budget runs out where it did before the pre-check existed. Only adversarial text has more
- * phone-shaped numbers than that; past the budget, shapes that are phone-like by layout and context are masked
- * without validation (over-masking rather than leaking).
+ * region a national number is tried in, or per international number. A region the metadata pre-check rules out
+ * (`mayBeValid`, `mayBePrintedAs`) counts too, so the budget runs out where it did before the pre-check existed.
+ * Only adversarial text has more phone-shaped numbers than that; past the budget, shapes that are phone-like by
+ * layout and context are masked without validation (over-masking rather than leaking).
  */
 export const MAX_PHONE_PARSES = 20_000;
 
@@ -38,7 +38,7 @@ export interface PhoneFinderOptions {
    * metadata pre-check runs only with the default, whose metadata it reads.
    */
   readonly parse?: ParsePhone;
-  /** Parse budget per call (default MAX_PHONE_PARSES). */
+  /** Region-check budget per call (default MAX_PHONE_PARSES). */
   readonly maxParses?: number;
   /** Whether phone words count (default true); false measures the layout rules alone (scripts/eval/experiments). */
   readonly phoneWords?: boolean;
@@ -58,7 +58,7 @@ export function createPhoneFinder(options: PhoneFinderOptions = {}): Finder {
   const maxParses = options.maxParses ?? MAX_PHONE_PARSES;
   const phoneWords = options.phoneWords ?? true;
   const planLayout = options.planLayout ?? true;
-  const precheck = options.parse === undefined ? mayBeValid : undefined;
+  const precheck = options.parse === undefined;
   return (text: string, out: Detection[]) => {
     const verdicts = new Map<string, boolean>();
     const budget = { parses: maxParses };
@@ -103,11 +103,11 @@ function internationalValid(c: PhoneCandidate, parse: ParsePhone, budget: { pars
   return n !== undefined && n.isPossible();
 }
 
-function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }, precheck?: Precheck): boolean {
-  const digits = precheck && digitsOf(c);
+function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }, precheck: boolean): boolean {
+  const digits = precheck ? digitsOf(c) : undefined;
   for (const region of regions) {
     budget.parses--;
-    if (digits && !precheck(digits, region)) continue;
+    if (digits !== undefined && !mayBeValid(digits, region)) continue;
     const n = parse(c.normalized, { defaultCountry: region, extract: false });
     if (n !== undefined && n.isValid()) return true;
   }
@@ -115,45 +115,80 @@ function nationalValid(c: PhoneCandidate, regions: readonly CountryCode[], parse
 }
 
 /** Valid in some region whose national format groups the digits exactly as written ("737 219 628" ↔ "737 219 628"). */
-function printedAsPlanned(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }, precheck?: Precheck): boolean {
+function printedAsPlanned(c: PhoneCandidate, regions: readonly CountryCode[], parse: ParsePhone, budget: { parses: number }, precheck: boolean): boolean {
   const written = c.groups.map((g) => g.length).join(' ');
-  const digits = precheck && digitsOf(c);
+  const digits = precheck ? digitsOf(c) : undefined;
   for (const region of regions) {
     budget.parses--;
-    if (digits && !precheck(digits, region)) continue;
+    if (digits !== undefined && !mayBePrintedAs(digits, region, written)) continue;
     const n = parse(c.normalized, { defaultCountry: region, extract: false });
     if (n === undefined || !n.isValid()) continue;
-    const printed = n.formatNational().split(/\D+/).filter((g) => g.length > 0).map((g) => g.length).join(' ');
-    if (printed === written) return true;
+    if (groupLengths(n.formatNational()) === written) return true;
   }
   return false;
 }
 
-// ---- Metadata pre-check: rules a region out before parsing, with the parser's own patterns.
+/** "030 90182077" → "3 8". */
+function groupLengths(printed: string): string {
+  return printed.split(/\D+/).filter((g) => g.length > 0).map((g) => g.length).join(' ');
+}
+
+
+// ---- Metadata pre-check: rules a region out before parsing, with the parser's own metadata and patterns.
 //
-// Most numbers tried without a phone word (street numbers, ZIP codes, ids) are valid in few of the 33 regions, and a
-// parse costs far more than the few pattern tests that show it cannot succeed. `mayBeValid(digits, region)` is false
-// only when `parse(text, { defaultCountry: region })` cannot give a valid number; it follows libphonenumber-js 1.13's
-// source step by step (parse.js, helpers/extractCountryCallingCode.js, stripIddPrefix.js,
-// extractCountryCallingCodeFromInternationalNumberWithoutPlusSign.js, extractNationalNumber*.js, getCountryByCallingCode.js,
-// isValid.js, getNumberType.js), over-approximating where the parser decides by more than the digits:
-//  - a number that starts with the region's IDD prefix may be read as international (any country): parse it;
+// Most numbers tried without a phone word (street numbers, ZIP codes, ids) are valid in few of the 33 regions, and
+// printed as written in fewer; a parse, validation and format cost far more than the pattern tests that show they
+// cannot succeed. `mayBeValid` and `mayBePrintedAs` are false only when that parse in that region cannot be valid
+// (or valid and printed in the written grouping). They follow libphonenumber-js 1.13's source step by step (parse.js,
+// helpers/extractCountryCallingCode.js, stripIddPrefix.js, extractCountryCallingCodeFromInternationalNumberWithoutPlusSign.js,
+// extractNationalNumber*.js, getCountryByCallingCode.js, isValid.js, getNumberType.js, format.js,
+// formatNationalNumberUsingFormat.js) and over-approximate where the parser decides by more than the digits:
+//  - a number that starts with the region's IDD prefix may be read as international (any country): parsed;
 //  - one that starts with the region's calling code may be read without it (the calling code's main plan then
 //    strips the national prefix): both readings are checked;
 //  - a national prefix for parsing may or may not be stripped (the parser decides by length and pattern): both
-//    national numbers are checked; a transform rule that rewrites the number (AR, BR, JP carrier forms): parse it;
-//  - the number's country is any country sharing the calling code (US, CA and the Caribbean; GB, GG, IM, JE; …);
-// and the national number must then pass getNumberType in one of them: the country's national number pattern, and a
-// type (fixed line, mobile, …) whose possible lengths hold its length and whose pattern matches.
+//    national numbers are checked; a transform rule that rewrites the number (AR, BR, JP, VI forms): parsed;
+//  - the number's country may be any country sharing the calling code (US, CA and the Caribbean; GB, GG, IM, JE; …):
+//    each is checked with its own types and formats.
 // test/core/redaction/phone-equivalence.test.ts holds the finder to the one without this pre-check.
-
-/** `(digits, region) → false` when no parse in that region can be valid. */
-type Precheck = (digits: string, region: CountryCode) => boolean;
 
 /** The digits the parser reads from a national candidate, or undefined when it holds more than digits and separators. */
 function digitsOf(c: PhoneCandidate): string | undefined {
   // An extension ("x204", "#7") is split off by the parser's own rules; such candidates are always parsed.
   return /^[\d ().\-\u00a0]+$/.test(c.normalized) ? c.normalized.replace(/\D/g, '') : undefined;
+}
+
+/** False when no parse of `digits` with `region` as default country is valid. */
+function mayBeValid(digits: string, region: CountryCode): boolean {
+  const plan = regionPlan(region);
+  const readings = nationalReadings(digits, plan);
+  return readings === undefined || readings.some((nsn) => plan.countries.some((c) => c.accepts(nsn)));
+}
+
+/** False when no such parse is valid and printed (national format) in the `written` group lengths ("3 8"). */
+function mayBePrintedAs(digits: string, region: CountryCode, written: string): boolean {
+  const plan = regionPlan(region);
+  const readings = nationalReadings(digits, plan);
+  return readings === undefined || readings.some((nsn) => plan.countries.some((c) => c.accepts(nsn) && groupLengths(c.formatNational(nsn)) === written));
+}
+
+/** The national numbers the parser may end with, or undefined when it may read the digits another way. */
+function nationalReadings(digits: string, plan: RegionPlan): string[] | undefined {
+  if (digits.search(plan.idd) === 0) return undefined; // stripIddPrefix
+  const readings: string[] = [];
+  if (!addReadings(digits, plan.prefix, readings)) return undefined;
+  // extractCountryCallingCodeFromInternationalNumberWithoutPlusSign, then the calling code's plan selected.
+  if (digits.startsWith(plan.callingCode) && !addReadings(digits.slice(plan.callingCode.length), plan.mainPrefix, readings)) return undefined;
+  return readings;
+}
+
+/** extractNationalNumber: the number, or the number without its national prefix; false for a transform rule. */
+function addReadings(number: string, prefix: NationalPrefix, readings: string[]): boolean {
+  const m = prefix.pattern?.exec(number);
+  if (m && prefix.transforms && m.length > 1 && m[m.length - 1]) return false;
+  readings.push(number);
+  if (m && m[0] !== '') readings.push(number.slice(m[0].length));
+  return true;
 }
 
 /** Runtime methods of libphonenumber-js's Metadata (source/metadata.js) that its typings leave out. */
@@ -170,20 +205,29 @@ interface RuntimePlan {
   nationalPrefixTransformRule(): string | undefined;
   hasTypes(): boolean;
   type(type: string): { pattern(): string; possibleLengths(): number[] | undefined } | undefined;
+  formats(): { pattern(): string; format(): string; leadingDigitsPatterns(): string[]; nationalPrefixFormattingRule(): string | undefined }[];
 }
 
-/** getNumberType's order: fixed line first, then the other types (helpers/getNumberType.js). */
+/** getNumberType's order: fixed line, then the other types (helpers/getNumberType.js). */
 const NUMBER_TYPES = ['FIXED_LINE', 'MOBILE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOIP', 'PERSONAL_NUMBER', 'PAGER', 'UAN', 'VOICEMAIL'];
+/** formatNationalNumberUsingFormat's FIRST_GROUP_PATTERN. */
+const FIRST_GROUP = /(\$\d)/;
 
 interface NationalPrefix { readonly pattern: RegExp | undefined; readonly transforms: boolean }
+interface CountryPlan {
+  /** isValid for this country: getNumberType(nsn) !== undefined (the national pattern alone without types). */
+  readonly accepts: (nsn: string) => boolean;
+  /** formatNational for a number of this country without extension. */
+  readonly formatNational: (nsn: string) => string;
+}
 interface RegionPlan {
   readonly callingCode: string;
   readonly idd: RegExp;
-  /** National prefix of the region itself, and of the calling code's main plan (after a calling code is read off). */
+  /** National prefix of the region, and of the calling code's main plan (read after the calling code). */
   readonly prefix: NationalPrefix;
   readonly mainPrefix: NationalPrefix;
-  /** getNumberType(nsn) !== undefined for one country sharing the calling code. */
-  readonly accepts: (nsn: string) => boolean;
+  /** Every country sharing the calling code. */
+  readonly countries: readonly CountryPlan[];
 }
 
 const regionPlans = new Map<string, RegionPlan>();
@@ -202,8 +246,7 @@ function regionPlan(region: string): RegionPlan {
   const countries = md.getCountryCodesForCallingCode(callingCode) ?? [region];
   md.selectNumberingPlan(countries[0]!);
   const mainPrefix = nationalPrefix(md.numberingPlan);
-  const accepts = countries.map((country) => typeCheck(md, country));
-  plan = { callingCode, idd, prefix, mainPrefix, accepts: (nsn) => accepts.some((a) => a(nsn)) };
+  plan = { callingCode, idd, prefix, mainPrefix, countries: countries.map((country) => countryPlan(md, country)) };
   regionPlans.set(region, plan);
   return plan;
 }
@@ -213,33 +256,36 @@ function nationalPrefix(p: RuntimePlan): NationalPrefix {
   return { pattern: forParsing ? new RegExp('^(?:' + forParsing + ')') : undefined, transforms: Boolean(p.nationalPrefixTransformRule()) };
 }
 
-/** isValid for a national number of `country` (isValid.js: getNumberType with types, the national pattern without). */
-function typeCheck(md: RuntimeMetadata, country: string): (nsn: string) => boolean {
+const entire = (pattern: string) => new RegExp('^(?:' + pattern + ')$'); // matchesEntirely
+
+function countryPlan(md: RuntimeMetadata, country: string): CountryPlan {
   md.selectNumberingPlan(country);
   const p = md.numberingPlan;
-  const national = new RegExp('^(?:' + p.nationalNumberPattern() + ')$');
-  if (!p.hasTypes()) return (nsn) => national.test(nsn);
-  const types: { lengths: number[] | undefined; pattern: RegExp }[] = [];
-  for (const name of NUMBER_TYPES) {
-    const t = p.type(name);
-    if (t && t.pattern()) types.push({ lengths: t.possibleLengths(), pattern: new RegExp('^(?:' + t.pattern() + ')$') });
+  const national = entire(p.nationalNumberPattern());
+  let accepts = (nsn: string) => national.test(nsn);
+  if (p.hasTypes()) {
+    const types: { lengths: number[] | undefined; pattern: RegExp }[] = [];
+    for (const name of NUMBER_TYPES) {
+      const t = p.type(name);
+      if (t && t.pattern()) types.push({ lengths: t.possibleLengths(), pattern: entire(t.pattern()) });
+    }
+    accepts = (nsn) => national.test(nsn) && types.some((t) => (!t.lengths || t.lengths.includes(nsn.length)) && t.pattern.test(nsn));
   }
-  const lengths = types.some((t) => !t.lengths) ? undefined : new Set(types.flatMap((t) => t.lengths!));
-  return (nsn) => (lengths === undefined || lengths.has(nsn.length)) && national.test(nsn)
-    && types.some((t) => (!t.lengths || t.lengths.includes(nsn.length)) && t.pattern.test(nsn));
-}
-
-function mayBeValid(digits: string, region: CountryCode): boolean {
-  const plan = regionPlan(region);
-  if (digits.search(plan.idd) === 0) return true;
-  if (nationalNumberMayBeValid(digits, plan.prefix, plan)) return true;
-  return digits.startsWith(plan.callingCode) && nationalNumberMayBeValid(digits.slice(plan.callingCode.length), plan.mainPrefix, plan);
-}
-
-/** The national number is `number` or `number` without its national prefix (extractNationalNumber decides which). */
-function nationalNumberMayBeValid(number: string, prefix: NationalPrefix, plan: RegionPlan): boolean {
-  const m = prefix.pattern?.exec(number);
-  if (!m) return plan.accepts(number);
-  if (prefix.transforms && m.length > 1 && m[m.length - 1]) return true;
-  return plan.accepts(number) || (m[0] !== '' && plan.accepts(number.slice(m[0].length)));
+  // format.js, NATIONAL without options: the first format whose last leading-digits pattern matches at the start and
+  // whose pattern matches entirely, its national prefix formatting rule put in place of the first group.
+  const formats = p.formats().map((f) => {
+    const leading = f.leadingDigitsPatterns();
+    const rule = f.nationalPrefixFormattingRule();
+    return {
+      leading: leading.length > 0 ? new RegExp(leading[leading.length - 1]!) : undefined,
+      pattern: entire(f.pattern()),
+      replace: new RegExp(f.pattern()),
+      replacement: rule ? f.format().replace(FIRST_GROUP, rule) : f.format(),
+    };
+  });
+  const formatNational = (nsn: string) => {
+    const f = formats.find((x) => (x.leading === undefined || nsn.search(x.leading) === 0) && x.pattern.test(nsn));
+    return f ? nsn.replace(f.replace, f.replacement) : nsn;
+  };
+  return { accepts, formatNational };
 }

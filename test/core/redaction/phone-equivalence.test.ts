@@ -94,10 +94,13 @@ function seeded(seed: number): () => number {
 /**
  * Leading digits that take the parser off its plain path in some default region: trunk prefixes (0, 1, 8, 06),
  * IDD prefixes (00, 011, 010, 0011, 0161, 810, 0019, 14110…), calling codes read without '+' (1, 44, 49, 33, 358,
- * 420, 86, 7…), carrier and transform prefixes (AR 0…15, BR 0/90 + carrier, JP 000x, KR 08x, CN 1xx…00).
+ * 420, 86, 7…), carrier and transform prefixes (AR 0…15, BR 0/90 + carrier, JP 000x, KR 08x, CN 1xx…00); and
+ * numbers of the other countries sharing a calling code (Isle of Man, Guernsey, Jersey; Caribbean and Pacific
+ * NANPA area codes; Kazakhstan; Åland).
  */
 const PREFIXES = ['0', '00', '000', '01', '011', '010', '0011', '0161', '0019', '1', '14110', '15', '8', '810', '06', '090', '012', '0800', '0900',
-  '44', '49', '33', '358', '420', '351', '353', '86', '886', '82', '81', '7', '61', '64', '91', '27', '90', '52', '55', '54', '011 15', '02', '09', '07'];
+  '44', '49', '33', '358', '420', '351', '353', '86', '886', '82', '81', '7', '61', '64', '91', '27', '90', '52', '55', '54', '011 15', '02', '09', '07',
+  '07624', '01624', '01481', '07781', '01534', '07797', '876', '1876', '284', '787', '340', '671', '7 7', '87', '018', '0457'];
 
 /** `count` numbers of 2–4 groups and 6–12 digits (a few up to 15), each after a phone word or a neutral word. */
 function randomNumbers(seed: number, count: number): string[] {
