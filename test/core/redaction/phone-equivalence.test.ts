@@ -7,7 +7,7 @@ import { createPhoneFinder, DEFAULT_PHONE_REGIONS, MAX_PHONE_PARSES, type PhoneF
 import type { Detection, Finder } from '../../../core/redaction/types.js';
 import { pageCases, presidioCases, squadCases } from '../../../scripts/eval/build-redaction-cases.js';
 
-// The metadata pre-check in phone.ts (mayBeValid) must only save parses, never change a detection: the finder is
+// The metadata pre-check in phone.ts (mayBeValid, mayBePrintedAs) must only save parses, never change a detection: the finder is
 // compared with the one it replaced — phone.ts as of commit 3252494 (main, session 10), kept below verbatim as the
 // reference — on the page texts, SQuAD, all of Presidio's records and seeded random digit groupings, with the
 // default budget and with budgets small enough to run out part-way (the pre-check still charges each region).
