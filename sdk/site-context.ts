@@ -94,7 +94,8 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
   const base = typeof __webpack_public_path__ === 'string' && typeof Worker === 'function' ? __webpack_public_path__ : null;
   const fetcher: CachedPageFetcher & { close?(): void } = base === null ? inPage
     : createWorkerPageFetcher({ scriptUrl: new URL(CRAWL_WORKER_FILE, new URL(base, location.href)).href, version: SDK_VERSION, fallback: inPage });
-  const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html');
+  const parser = new DOMParser();
+  const parse = (html: string) => parser.parseFromString(html, 'text/html');
   let ended = false;
   let isJoined = false;
   const crawl = Promise.resolve().then(() => crawlSite({
