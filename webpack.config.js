@@ -28,12 +28,13 @@ const WEBLLM_LIBRARY = /(^|\/)webllm\.[0-9a-f]+\.m?js$/;
 /**
  * Mozilla Readability's private members (`_grabArticle`, `_doc`, … 90 names, the library's own `_` convention) get
  * short names: 0.5 KB less gzipped on every page view (docs/sdk.md "Budgets"). Its public API (`parse()`, the
- * options, `REGEXPS`, `FLAG_*`) keeps its names; nothing outside the file reads a `_` member.
+ * options, `REGEXPS`, `FLAG_*`) keeps its names, and so do the three members the crawl's leaner subclass overrides
+ * (adapters/browser/lean-readability.ts); nothing else outside the file reads a `_` member.
  */
 const readabilityPrivates = {
   test: /[\\/]@mozilla[\\/]readability[\\/]Readability\.js$/,
   loader: 'esbuild-loader',
-  options: { loader: 'js', target: 'es2022', mangleProps: /^_/ },
+  options: { loader: 'js', target: 'es2022', mangleProps: /^_/, reserveProps: /^_(?:isProbablyVisible|isValidByline|fixRelativeUris)$/ },
 };
 
 /** @param {'umd'|'module'} type */

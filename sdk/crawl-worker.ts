@@ -7,9 +7,10 @@
  * (at most n requests at once: adapters/browser/worker-page-fetcher.ts);
  * `{ type: 'flush', id }` → `{ id }` once the cache's writes are committed. Ready: `{ type: 'ready', version }`.
  */
-import type { PageFetchRequest } from '../core/ports/page-fetcher.port.js';
+import type { PageFetchRequest, PageFetchResult } from '../core/ports/page-fetcher.port.js';
 import { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
 import { withPageCache } from '../adapters/browser/idb-page-cache.js';
+import { createSlotQueue } from '../adapters/browser/slot-queue.js';
 import { SDK_VERSION } from './version.js';
 
 interface WorkerScope {
@@ -22,24 +23,14 @@ let fetcher: ReturnType<typeof withPageCache> | null = null;
 const running = new Map<number, AbortController>();
 // Requests run at most `limit` at once (`{ type: 'limit', n }`; none until told); the others wait here in order and
 // start the moment a body is in — before its result is posted — without a round trip through the page's main thread.
-let limit = Infinity;
-let active = 0;
-const held: { id: number; request: PageFetchRequest }[] = [];
-const startHeld = () => {
-  while (active < limit && held.length > 0 && fetcher) {
-    const { id, request } = held.shift()!;
-    const controller = running.get(id) ?? new AbortController();
-    active++;
-    void fetcher.fetch({ ...request, signal: controller.signal })
-      .catch(() => ({ ok: false as const, code: 'network' as const, reason: 'The request failed in the crawl worker.' }))
-      .then((result) => {
-        active--;
-        running.delete(id);
-        startHeld();
-        scope.postMessage({ id, result });
-      });
-  }
-};
+const slots = createSlotQueue<{ id: number; request: PageFetchRequest }, PageFetchResult>(
+  ({ id, request }) => fetcher!.fetch({ ...request, signal: (running.get(id) ?? new AbortController()).signal })
+    .catch(() => ({ ok: false as const, code: 'network' as const, reason: 'The request failed in the crawl worker.' })),
+  ({ id }, outcome) => {
+    running.delete(id);
+    void outcome.then((result) => scope.postMessage({ id, result }));
+  },
+);
 
 scope.onmessage = (event: MessageEvent) => {
   const m = event.data as { type: string; id: number; request?: PageFetchRequest; stored?: boolean; n?: number };
@@ -47,11 +38,9 @@ scope.onmessage = (event: MessageEvent) => {
     fetcher = withPageCache(createFetchPageFetcher({ documentOrigin: scope.location.origin }), { mayHoldPages: m.stored !== false });
   } else if (m.type === 'fetch' && fetcher && m.request) {
     running.set(m.id, new AbortController());
-    held.push({ id: m.id, request: m.request });
-    startHeld();
+    slots.push({ id: m.id, request: m.request });
   } else if (m.type === 'limit' && typeof m.n === 'number') {
-    limit = m.n;
-    startHeld();
+    slots.limit(m.n);
   } else if (m.type === 'abort') {
     // A request still held starts aborted, and answers at once.
     running.get(m.id)?.abort();

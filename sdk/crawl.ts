@@ -5,5 +5,6 @@ export { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.j
 export { withPageCache, type CachedPageFetcher } from '../adapters/browser/idb-page-cache.js';
 export { createWorkerPageFetcher } from '../adapters/browser/worker-page-fetcher.js';
 export { pageLinks } from '../adapters/browser/page-links.js';
+export { leanReadability } from '../adapters/browser/lean-readability.js';
 export { reportSiteDiscovery } from './site-discovery.js';
 export { createTimeSlicer, yieldBehindTasks, yieldToMain } from '../adapters/browser/yield-to-main.js';

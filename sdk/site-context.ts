@@ -16,7 +16,7 @@ import type { prepareCorpus } from '../core/text/prepare-corpus.js';
 import type { extractFrom } from '../adapters/browser/extract-main-content.js';
 import type { PageRedactor } from './redact-pages.js';
 import type { KitEvents } from './types.js';
-import { crawlSite, createFetchPageFetcher, createTimeSlicer, createWorkerPageFetcher, pageLinks, reportSiteDiscovery, withPageCache, yieldBehindTasks, yieldToMain, type CachedPageFetcher } from './crawl.js';
+import { crawlSite, createFetchPageFetcher, createTimeSlicer, createWorkerPageFetcher, leanReadability, pageLinks, reportSiteDiscovery, withPageCache, yieldBehindTasks, yieldToMain, type CachedPageFetcher } from './crawl.js';
 import { SDK_VERSION } from './version.js';
 
 /** Where webpack loads the SDK's files from (the directory of kit.js); undefined outside a webpack build. */
@@ -94,7 +94,8 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
   const base = typeof __webpack_public_path__ === 'string' && typeof Worker === 'function' ? __webpack_public_path__ : null;
   const fetcher: CachedPageFetcher & { close?(): void } = base === null ? inPage
     : createWorkerPageFetcher({ scriptUrl: new URL(CRAWL_WORKER_FILE, new URL(base, location.href)).href, version: SDK_VERSION, fallback: inPage });
-  const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html');
+  const parser = new DOMParser();
+  const parse = (html: string) => parser.parseFromString(html, 'text/html');
   let ended = false;
   let isJoined = false;
   const crawl = Promise.resolve().then(() => crawlSite({
@@ -104,10 +105,11 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
     // One page per task: the main thread goes back to the page between pages (issue 12: no long task). As
     // adapters/browser/extract-from-html.ts does, with the runtime's extractor. Behind the tasks already queued: the
     // worker's responses that came meanwhile refill their request slots first (issue 12 §7: the crawl's pace).
+    // Readability without the work whose result Kit never reads (the same text: adapters/browser/lean-readability.ts).
     extract: async (html, pageUrl) => {
       const { extract } = await tools;
       await yieldBehindTasks();
-      const content = await extract(parse(html), () => parse(html), pageUrl);
+      const content = await extract(parse(html), () => parse(html), pageUrl, { readability: leanReadability });
       return content.text === '' ? null : content;
     },
     livePage: Promise.all([tools, liveWanted]).then(([t]) => t.live()),

@@ -1,5 +1,5 @@
 import { domToText, type Heading } from './extract-text.js';
-import { loadReadability } from './readability-loader.js';
+import { loadReadability, type ReadabilityCtor } from './readability-loader.js';
 
 /** The main content of a page: what Kit indexes, answers from and cites. */
 export interface MainContent {
@@ -25,6 +25,8 @@ export interface ExtractOptions {
    * cheaper fallback walk. Default 0 = no bound (a fetched page is already capped at 5 MB).
    */
   readonly maxElemsToParse?: number;
+  /** Adapts Readability's class before use (the crawl's: adapters/browser/lean-readability.ts). Default: as loaded. */
+  readonly readability?: (base: ReadabilityCtor) => ReadabilityCtor;
 }
 
 /** Default of ExtractOptions.minReadableChars. */
@@ -51,7 +53,8 @@ export async function extractFrom(working: Document, pristine: () => Document, u
   // Counted here, not left to Readability: its own check uses getElementsByTagName('*'), which some DOMs (linkedom) do not support.
   if (maxElems <= 0 || working.querySelectorAll('*').length <= maxElems) {
     try {
-      const Readability = await loadReadability();
+      const loaded = await loadReadability();
+      const Readability = options.readability?.(loaded) ?? loaded;
       const parsed = new Readability<Element>(working, { serializer: (el) => el as Element }).parse();
       if (parsed?.content) article = { title: (parsed.title ?? '').trim(), ...domToText(parsed.content) };
     } catch {

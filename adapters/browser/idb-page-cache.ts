@@ -84,6 +84,7 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
   const now = options.now ?? Date.now;
   let db: Promise<IDBDatabase | null> | null = null;
   let evictTimer: ReturnType<typeof setTimeout> | null = null;
+  let lastWrite = -Infinity;
   /** Written but not yet committed: answers like the cache itself, and goes out in the next transaction. */
   const queued = new Map<string, Entry>();
   let writeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -168,9 +169,18 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
     const known = await keys;
     for (const e of doomed) known?.delete(e.key);
   }
+  // Eviction waits for EVICT_AFTER_MS without a write. A write only notes its time (a crawl writes a page every few
+  // milliseconds: clearing and setting a timer for each cost the worker more than the time check); the timer, once
+  // it fires, waits out whatever the last write left of the quiet period.
+  const evictWhenQuiet = () => {
+    const quiet = performance.now() - lastWrite;
+    evictTimer = null;
+    if (quiet < EVICT_AFTER_MS) evictTimer = setTimeout(evictWhenQuiet, EVICT_AFTER_MS - quiet);
+    else void evict();
+  };
   const scheduleEvict = () => {
-    if (evictTimer !== null) clearTimeout(evictTimer);
-    evictTimer = setTimeout(() => { evictTimer = null; void evict(); }, EVICT_AFTER_MS);
+    lastWrite = performance.now();
+    evictTimer ??= setTimeout(evictWhenQuiet, EVICT_AFTER_MS);
   };
 
   const keyOf = (r: PageFetchRequest) => `${r.accept} ${r.url}`;

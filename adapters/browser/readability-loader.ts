@@ -1,6 +1,7 @@
 import type { Readability as ReadabilityClass } from '@mozilla/readability';
 
-type ReadabilityCtor = typeof ReadabilityClass;
+/** Readability's class. */
+export type ReadabilityCtor = typeof ReadabilityClass;
 let loading: Promise<ReadabilityCtor> | null = null;
 
 /**

@@ -1,5 +1,6 @@
 import type { PageFetchRequest, PageFetchResult } from '../../core/ports/page-fetcher.port.js';
 import { markPageCacheUsed, pageCacheMayHoldPages, type CachedPageFetcher } from './idb-page-cache.js';
+import { createSlotQueue } from './slot-queue.js';
 
 /** Options of createWorkerPageFetcher. */
 export interface WorkerPageFetcherOptions {
@@ -48,27 +49,13 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
   let nextId = 1;
   let served = 0;
   let marked = false;
-  // The limit (see limit()): requests of the fallback run here at most `max` at once, the others wait in `held`; the
-  // worker is told how many it may run — what the fallback's running requests leave — whenever that changes.
+  // The limit (see limit()): requests of the fallback run here at most `max` at once, the others wait in `mainSlots`;
+  // the worker is told how many it may run — what the fallback's running requests leave — whenever that changes.
   let max = Infinity;
-  let mainRunning = 0;
-  const held: Pending[] = [];
-  const tellLimit = () => { if (state === 'ready') worker?.postMessage({ type: 'limit', n: Math.max(0, max - mainRunning) }); };
-  const pumpMain = () => {
-    while (held.length > 0 && mainRunning < max) {
-      const { request, resolve } = held.shift()!;
-      mainRunning++;
-      const result = fallback.fetch(request);
-      const done = () => { mainRunning--; pumpMain(); tellLimit(); };
-      void result.then(done, done);
-      resolve(result);
-    }
-  };
+  const tellLimit = () => { if (state === 'ready') worker?.postMessage({ type: 'limit', n: Math.max(0, max - mainSlots.running) }); };
+  const mainSlots = createSlotQueue<Pending, PageFetchResult>((p) => fallback.fetch(p.request), (p, outcome) => { tellLimit(); p.resolve(outcome); });
   /** On the main thread (before the worker is ready, or without one), within the limit. */
-  const viaMain = (request: PageFetchRequest): Promise<PageFetchResult> => new Promise((resolve) => {
-    held.push({ request, resolve });
-    pumpMain();
-  });
+  const viaMain = (request: PageFetchRequest): Promise<PageFetchResult> => new Promise((resolve) => mainSlots.push({ request, resolve }));
   /** In the worker, which holds it until it has a slot. */
   const viaWorker = (request: PageFetchRequest, resolve: Pending['resolve']): void => {
     const id = nextId++;
@@ -121,7 +108,7 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
           worker!.postMessage({ type: 'init', stored });
           tellLimit();
           // What waits for a slot on the main thread waits in the worker from now on.
-          for (const { request, resolve } of held.splice(0)) viaWorker(request, resolve);
+          for (const { request, resolve } of mainSlots.take()) viaWorker(request, resolve);
           return;
         }
         if (m.id === undefined) return;
@@ -152,7 +139,7 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
     limit(n: number) {
       max = n;
       tellLimit();
-      pumpMain();
+      mainSlots.limit(n);
     },
     async flush() {
       const inWorker = state === 'ready' && worker !== null

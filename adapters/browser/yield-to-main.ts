@@ -18,14 +18,25 @@ export function yieldToMain(): Promise<void> {
  */
 export function yieldBehindTasks(): Promise<void> {
   if (typeof MessageChannel === 'function') {
-    return new Promise((resolve) => {
+    // One channel for every yield, its messages answered in order: a channel per yield cost a pair of message pipes
+    // created and closed for every crawled page.
+    if (!behind) {
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
-      channel.port2.postMessage(null);
+      const waiting: (() => void)[] = [];
+      channel.port1.onmessage = () => waiting.shift()?.();
+      // Node's ports keep its event loop alive while open: this one must not.
+      (channel.port1 as { unref?: () => void }).unref?.();
+      behind = { port: channel.port2, waiting };
+    }
+    const { port, waiting } = behind;
+    return new Promise((resolve) => {
+      waiting.push(resolve);
+      port.postMessage(null);
     });
   }
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+let behind: { readonly port: MessagePort; readonly waiting: (() => void)[] } | null = null;
 
 /** Milliseconds of work a slice may take before {@link TimeSlicer.next} yields: well under the 50 ms of a long task. */
 export const SLICE_MS = 12;

@@ -48,17 +48,19 @@ describe('SDK main-thread slices (Chromium + real server)', function () {
   beforeEach(async () => {
     page = await newTestPage(browser);
     // Counts the yields the page's scripts make: scheduler.yield() (Chromium has it; Kit prefers it), and the
-    // MessageChannel tasks of adapters/browser/yield-to-main.ts's yieldBehindTasks (the crawl's extraction yields so).
+    // MessageChannel tasks of adapters/browser/yield-to-main.ts's yieldBehindTasks (the crawl's extraction yields so):
+    // each is a message posted on a MessagePort (one channel serves them all).
     await page.addInitScript(() => {
-      const w = window as unknown as { __yields: number; scheduler?: { yield(): Promise<void> }; MessageChannel: typeof MessageChannel };
+      const w = window as unknown as { __yields: number; scheduler?: { yield(): Promise<void> }; MessagePort: typeof MessagePort };
       w.__yields = 0;
       const s = w.scheduler;
       if (s?.yield) {
         const original = s.yield.bind(s);
         s.yield = () => { w.__yields++; return original(); };
       }
-      const Channel = w.MessageChannel;
-      w.MessageChannel = class extends Channel { constructor() { super(); w.__yields++; } };
+      const proto = w.MessagePort.prototype as unknown as { postMessage(...args: unknown[]): void };
+      const post = proto.postMessage;
+      proto.postMessage = function (this: MessagePort, ...args: unknown[]) { w.__yields++; post.apply(this, args); };
     });
   });
   afterEach(async () => { await page?.close(); });
