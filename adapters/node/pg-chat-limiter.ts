@@ -369,8 +369,11 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   const mergeSettlements = embeddedWorkerOf(knex) === null;
   const settleDelayMs = mergeSettlements ? (options.settleDelayMs ?? 10) : 0;
 
-  type Pending = { settlement: ChatSettlement; resolve: () => void; reject: (err: unknown) => void };
-  const queues = new Map<string, { pending: Pending[]; running: boolean }>();
+  /** A settlement waiting for its statement, since `since` (performance.now()). */
+  type Pending = { settlement: ChatSettlement; since: number; resolve: () => void; reject: (err: unknown) => void };
+  /** Per organisation: settlements waiting (oldest first), whether a settlement statement runs, and the armed timer. */
+  type SettleQueue = { pending: Pending[]; running: boolean; timer: NodeJS.Timeout | null };
+  const queues = new Map<string, SettleQueue>();
 
   async function runBatch(batch: Pending[]): Promise<void> {
     const list = batch.map((p) => p.settlement);
@@ -391,7 +394,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
     if (!queue || queue.running) return;
     const batch = queue.pending.splice(0, maxBatch);
     if (batch.length === 0) {
-      queues.delete(orgId);
+      if (queue.timer === null) queues.delete(orgId);
       return;
     }
     queue.running = true;
@@ -400,8 +403,34 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     ).finally(() => {
       queue.running = false;
-      drainQueue(orgId);
+      if (settleDelayMs > 0) scheduleSettlements(orgId, queue);
+      else drainQueue(orgId);
     });
+  }
+
+  /**
+   * On PostgreSQL: arms the organisation's timer for the moment its oldest waiting settlement has waited
+   * settleDelayMs; then those still waiting (an admission statement took none of them) get a statement of their own,
+   * the younger ones with them. Settlements never get a statement before waiting settleDelayMs — also not right after
+   * another settlement statement, which would otherwise chain statement after statement under load and take the
+   * chats' settlements away from the admission statements that would carry them for free.
+   */
+  function scheduleSettlements(orgId: string, queue: SettleQueue): void {
+    if (queue.running || queue.timer !== null || queues.get(orgId) !== queue) return;
+    const oldest = queue.pending[0];
+    if (!oldest) {
+      queues.delete(orgId);
+      return;
+    }
+    const wait = oldest.since + settleDelayMs - performance.now();
+    if (wait <= 0) {
+      drainQueue(orgId);
+      return;
+    }
+    queue.timer = setTimeout(() => {
+      queue.timer = null;
+      scheduleSettlements(orgId, queue);
+    }, Math.ceil(wait));
   }
 
   const sweep = async (now: Date): Promise<number> => {
@@ -556,14 +585,12 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
     settle(settlement) {
       return new Promise<void>((resolve, reject) => {
         let queue = queues.get(settlement.orgId);
-        if (!queue) queues.set(settlement.orgId, (queue = { pending: [], running: false }));
-        queue.pending.push({ settlement, resolve, reject });
+        if (!queue) queues.set(settlement.orgId, (queue = { pending: [], running: false, timer: null }));
+        queue.pending.push({ settlement, since: performance.now(), resolve, reject });
         // Wait one tick so the chats ending together share a statement — on PostgreSQL a little longer, for an
-        // admission statement of the organisation to take them along (settleDelayMs).
-        if (queue.pending.length === 1 && !queue.running) {
-          if (settleDelayMs > 0) setTimeout(() => drainQueue(settlement.orgId), settleDelayMs);
-          else setImmediate(() => drainQueue(settlement.orgId));
-        }
+        // admission statement of the organisation to take them along (settleDelayMs, scheduleSettlements).
+        if (settleDelayMs > 0) scheduleSettlements(settlement.orgId, queue);
+        else if (queue.pending.length === 1 && !queue.running) setImmediate(() => drainQueue(settlement.orgId));
       });
     },
 
