@@ -325,13 +325,43 @@ function createExecutor(knex: Knex): (name: string, sql: string, bindings: reado
       (embedded === 'prepared' ? await worker.queryPrepared(name, textOf(name, sql), bindings) : await worker.queryAutocommit(textOf(name, sql), bindings)).rows;
   }
   const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
+  // The connection of the statement that ended last, kept until the end of the event loop's turn: the statement that
+  // follows it at once (the organisation's next admission batch goes out as the previous one returns) runs on it
+  // without a trip through the pool (knex's and tarn's acquire: promises, a validation, a timeout timer per acquire),
+  // so it leaves in the same turn. Released to the pool once a turn passes without a statement taking it.
+  let spare: PgConnection | null = null;
+  let spareTaken = false;
+  let releaseArmed = false;
+  const releaseSpare = (): void => {
+    if (spareTaken && spare !== null) {
+      spareTaken = false;
+      setImmediate(releaseSpare); // still in use under load: look again next turn
+      return;
+    }
+    releaseArmed = false;
+    const connection = spare;
+    spare = null;
+    if (connection) void client.releaseConnection(connection);
+  };
   return async (name, sql, bindings) => {
     const text = textOf(name, sql);
-    const connection = await client.acquireConnection();
+    let connection = spare;
+    spare = null;
+    if (connection) spareTaken = true;
+    else connection = await client.acquireConnection();
+    let ok = false;
     try {
-      return (await connection.query({ name, text, values: [...bindings] })).rows;
+      const rows = (await connection.query({ name, text, values: [...bindings] })).rows;
+      ok = true;
+      return rows;
     } finally {
-      await client.releaseConnection(connection);
+      if (ok && spare === null && !(connection as { __knex__disposed?: unknown }).__knex__disposed) {
+        spare = connection;
+        if (!releaseArmed) {
+          releaseArmed = true;
+          setImmediate(releaseSpare);
+        }
+      } else await client.releaseConnection(connection);
     }
   };
 }
@@ -541,20 +571,25 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
     const work = !knownMonths.has(monthKey) || (batch.length === 1 && settling.length === 0)
       ? Promise.all(batch.map((p) => admitOne(p.request, queue.start, queue.end)))
       : admitBatch(batch.map((p) => p.request), settling.map((p) => p.settlement), queue.start, queue.end);
+    // The next batch (the requests that arrived meanwhile) goes out before this one's requests go on with their
+    // chats: its statement is on its way while they are answered.
+    const next = (): void => {
+      queue.running = false;
+      runAdmissions(group);
+    };
     work.then(
       (results) => {
         knownMonths.add(monthKey);
+        next();
         batch.forEach((p, i) => p.resolve(results[i]!));
         settling.forEach((p) => p.resolve());
       },
       (err: unknown) => {
+        next();
         batch.forEach((p) => p.reject(err));
         settling.forEach((p) => p.reject(err));
       },
-    ).finally(() => {
-      queue.running = false;
-      runAdmissions(group);
-    });
+    );
   }
 
   return {
