@@ -79,11 +79,12 @@ export interface PgChatLimiterOptions {
   /** Most settlements in one statement. Default 500. */
   readonly maxBatch?: number;
   /**
-   * On PostgreSQL, how long (ms) a settlement waits for an admission statement of its organisation to take it along
-   * before it gets a statement of its own. Default 10; 0 = at the next turn of the event loop (as on PGlite, where
-   * settlements never ride). Nobody waits for a settlement on the response path (ChatService settles after the
-   * answer), so under load a chat costs its organisation's database about one statement per admission batch for both
-   * ends, and no settlement statement contends with the admissions for the month row's lock.
+   * How long (ms) a settlement waits before it gets a statement of its own. On PostgreSQL an admission statement of
+   * its organisation takes it along meanwhile; on PGlite (where settlements never ride) the organisation's chats that
+   * end within it share one settlement statement, planned once for the batch. Default 10; 0 = at the next turn of the
+   * event loop. Nobody waits for a settlement on the response path (ChatService settles after the answer), so under
+   * load a chat costs its organisation's database about one statement per admission batch for both ends on
+   * PostgreSQL, and no settlement statement contends with the admissions for the month row's lock.
    */
   readonly settleDelayMs?: number;
 }
@@ -397,7 +398,9 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   // prepared admission batch, embedded /chat measured 435 req/s in `npm run bench -- chat` against 1,715–2,009 without
   // (2026-11-27; why was not analysed — a generic plan of the usage_events update is the first suspect).
   const mergeSettlements = embeddedWorkerOf(knex) === null;
-  const settleDelayMs = mergeSettlements ? (options.settleDelayMs ?? 10) : 0;
+  // On PGlite too (a settlement batch planned every ~10 ms instead of back to back): `npx tsx
+  // bench/support/profile-chat.ts pglite 8 json`, 2026-11-28 01:39–01:42: 1,952 → 2,783 req/s, p99 20 → 10 ms.
+  const settleDelayMs = options.settleDelayMs ?? 10;
 
   /** A settlement waiting for its statement, since `since` (performance.now()). */
   type Pending = { settlement: ChatSettlement; since: number; resolve: () => void; reject: (err: unknown) => void };
