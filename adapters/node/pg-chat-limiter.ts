@@ -79,11 +79,12 @@ export interface PgChatLimiterOptions {
   /** Most settlements in one statement. Default 500. */
   readonly maxBatch?: number;
   /**
-   * On PostgreSQL, how long (ms) a settlement waits for an admission statement of its organisation to take it along
-   * before it gets a statement of its own. Default 10; 0 = at the next turn of the event loop (as on PGlite, where
-   * settlements never ride). Nobody waits for a settlement on the response path (ChatService settles after the
-   * answer), so under load a chat costs its organisation's database about one statement per admission batch for both
-   * ends, and no settlement statement contends with the admissions for the month row's lock.
+   * How long (ms) a settlement waits before it gets a statement of its own. On PostgreSQL an admission statement of
+   * its organisation takes it along meanwhile; on PGlite (where settlements never ride) the organisation's chats that
+   * end within it share one settlement statement, planned once for the batch. Default 10; 0 = at the next turn of the
+   * event loop. Nobody waits for a settlement on the response path (ChatService settles after the answer), so under
+   * load a chat costs its organisation's database about one statement per admission batch for both ends on
+   * PostgreSQL, and no settlement statement contends with the admissions for the month row's lock.
    */
   readonly settleDelayMs?: number;
 }
@@ -325,13 +326,43 @@ function createExecutor(knex: Knex): (name: string, sql: string, bindings: reado
       (embedded === 'prepared' ? await worker.queryPrepared(name, textOf(name, sql), bindings) : await worker.queryAutocommit(textOf(name, sql), bindings)).rows;
   }
   const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
+  // The connection of the statement that ended last, kept until the end of the event loop's turn: the statement that
+  // follows it at once (the organisation's next admission batch goes out as the previous one returns) runs on it
+  // without a trip through the pool (knex's and tarn's acquire: promises, a validation, a timeout timer per acquire),
+  // so it leaves in the same turn. Released to the pool once a turn passes without a statement taking it.
+  let spare: PgConnection | null = null;
+  let spareTaken = false;
+  let releaseArmed = false;
+  const releaseSpare = (): void => {
+    if (spareTaken && spare !== null) {
+      spareTaken = false;
+      setImmediate(releaseSpare); // still in use under load: look again next turn
+      return;
+    }
+    releaseArmed = false;
+    const connection = spare;
+    spare = null;
+    if (connection) void client.releaseConnection(connection);
+  };
   return async (name, sql, bindings) => {
     const text = textOf(name, sql);
-    const connection = await client.acquireConnection();
+    let connection = spare;
+    spare = null;
+    if (connection) spareTaken = true;
+    else connection = await client.acquireConnection();
+    let ok = false;
     try {
-      return (await connection.query({ name, text, values: [...bindings] })).rows;
+      const rows = (await connection.query({ name, text, values: [...bindings] })).rows;
+      ok = true;
+      return rows;
     } finally {
-      await client.releaseConnection(connection);
+      if (ok && spare === null && !(connection as { __knex__disposed?: unknown }).__knex__disposed) {
+        spare = connection;
+        if (!releaseArmed) {
+          releaseArmed = true;
+          setImmediate(releaseSpare);
+        }
+      } else await client.releaseConnection(connection);
     }
   };
 }
@@ -367,10 +398,16 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   // prepared admission batch, embedded /chat measured 435 req/s in `npm run bench -- chat` against 1,715–2,009 without
   // (2026-11-27; why was not analysed — a generic plan of the usage_events update is the first suspect).
   const mergeSettlements = embeddedWorkerOf(knex) === null;
-  const settleDelayMs = mergeSettlements ? (options.settleDelayMs ?? 10) : 0;
+  // On PGlite too, behind a settlement statement (the next batch waits ~10 ms instead of following back to back;
+  // one that finds the queue idle still goes at the next turn): `npx tsx bench/support/profile-chat.ts pglite 8
+  // json`, 2026-11-28 01:39–01:42: 1,952 → 2,783 req/s, p99 20 → 10 ms (with the delay for every settlement).
+  const settleDelayMs = options.settleDelayMs ?? 10;
 
-  type Pending = { settlement: ChatSettlement; resolve: () => void; reject: (err: unknown) => void };
-  const queues = new Map<string, { pending: Pending[]; running: boolean }>();
+  /** A settlement waiting for its statement, since `since` (performance.now()). */
+  type Pending = { settlement: ChatSettlement; since: number; resolve: () => void; reject: (err: unknown) => void };
+  /** Per organisation: settlements waiting (oldest first), whether a settlement statement runs, and the armed timer. */
+  type SettleQueue = { pending: Pending[]; running: boolean; timer: NodeJS.Timeout | null };
+  const queues = new Map<string, SettleQueue>();
 
   async function runBatch(batch: Pending[]): Promise<void> {
     const list = batch.map((p) => p.settlement);
@@ -391,7 +428,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
     if (!queue || queue.running) return;
     const batch = queue.pending.splice(0, maxBatch);
     if (batch.length === 0) {
-      queues.delete(orgId);
+      if (queue.timer === null) queues.delete(orgId);
       return;
     }
     queue.running = true;
@@ -400,8 +437,34 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     ).finally(() => {
       queue.running = false;
-      drainQueue(orgId);
+      if (settleDelayMs > 0) scheduleSettlements(orgId, queue);
+      else drainQueue(orgId);
     });
+  }
+
+  /**
+   * On PostgreSQL: arms the organisation's timer for the moment its oldest waiting settlement has waited
+   * settleDelayMs; then those still waiting (an admission statement took none of them) get a statement of their own,
+   * the younger ones with them. Settlements never get a statement before waiting settleDelayMs — also not right after
+   * another settlement statement, which would otherwise chain statement after statement under load and take the
+   * chats' settlements away from the admission statements that would carry them for free.
+   */
+  function scheduleSettlements(orgId: string, queue: SettleQueue): void {
+    if (queue.running || queue.timer !== null || queues.get(orgId) !== queue) return;
+    const oldest = queue.pending[0];
+    if (!oldest) {
+      queues.delete(orgId);
+      return;
+    }
+    const wait = oldest.since + settleDelayMs - performance.now();
+    if (wait <= 0) {
+      drainQueue(orgId);
+      return;
+    }
+    queue.timer = setTimeout(() => {
+      queue.timer = null;
+      scheduleSettlements(orgId, queue);
+    }, Math.ceil(wait));
   }
 
   const sweep = async (now: Date): Promise<number> => {
@@ -512,20 +575,25 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
     const work = !knownMonths.has(monthKey) || (batch.length === 1 && settling.length === 0)
       ? Promise.all(batch.map((p) => admitOne(p.request, queue.start, queue.end)))
       : admitBatch(batch.map((p) => p.request), settling.map((p) => p.settlement), queue.start, queue.end);
+    // The next batch (the requests that arrived meanwhile) goes out before this one's requests go on with their
+    // chats: its statement is on its way while they are answered.
+    const next = (): void => {
+      queue.running = false;
+      runAdmissions(group);
+    };
     work.then(
       (results) => {
         knownMonths.add(monthKey);
+        next();
         batch.forEach((p, i) => p.resolve(results[i]!));
         settling.forEach((p) => p.resolve());
       },
       (err: unknown) => {
+        next();
         batch.forEach((p) => p.reject(err));
         settling.forEach((p) => p.reject(err));
       },
-    ).finally(() => {
-      queue.running = false;
-      runAdmissions(group);
-    });
+    );
   }
 
   return {
@@ -556,14 +624,15 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
     settle(settlement) {
       return new Promise<void>((resolve, reject) => {
         let queue = queues.get(settlement.orgId);
-        if (!queue) queues.set(settlement.orgId, (queue = { pending: [], running: false }));
-        queue.pending.push({ settlement, resolve, reject });
+        if (!queue) queues.set(settlement.orgId, (queue = { pending: [], running: false, timer: null }));
+        queue.pending.push({ settlement, since: performance.now(), resolve, reject });
         // Wait one tick so the chats ending together share a statement — on PostgreSQL a little longer, for an
-        // admission statement of the organisation to take them along (settleDelayMs).
-        if (queue.pending.length === 1 && !queue.running) {
-          if (settleDelayMs > 0) setTimeout(() => drainQueue(settlement.orgId), settleDelayMs);
-          else setImmediate(() => drainQueue(settlement.orgId));
-        }
+        // admission statement of the organisation to take them along (settleDelayMs, scheduleSettlements).
+        // On PGlite a settlement that finds its organisation's queue idle goes at the next turn: a client's next
+        // request then finds its previous chat settled (there no admission statement takes settlements along).
+        const idle = queue.pending.length === 1 && !queue.running && queue.timer === null;
+        if (settleDelayMs > 0 && !(idle && !mergeSettlements)) scheduleSettlements(settlement.orgId, queue);
+        else if (idle) setImmediate(() => drainQueue(settlement.orgId));
       });
     },
 

@@ -89,6 +89,30 @@ try {
       }
       return out;
     };
+    /** The source module of a line of a webpack bundle in dist/ (its `;// ./path` markers), or the bundle's own name. */
+    const modules = new Map<string, Array<[number, string]>>();
+    const moduleOf = (url: string, line: number): string => {
+      if (!url.includes('/dist/')) return url;
+      let marks = modules.get(url);
+      if (!marks) {
+        marks = [];
+        try {
+          readFileSync(new URL(url), 'utf8').split('\n').forEach((text, i) => {
+            const m = /^;\/\/ (\.\/\S+)/.exec(text);
+            if (m) marks!.push([i, m[1]!]);
+          });
+        } catch {
+          // not a file: keep the bundle's name
+        }
+        modules.set(url, marks);
+      }
+      let found = url.replace(root, '');
+      for (const [at, name] of marks) {
+        if (at > line) break;
+        found = name;
+      }
+      return found;
+    };
     const self = new Map<number, number>();
     profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
     let total = 0;
@@ -98,7 +122,7 @@ try {
       total += us;
       const n = byId.get(id)!;
       const url = n.callFrame.url.replace(/^file:\/\//, '').replace(root, '');
-      const where = url === '' ? `(${n.callFrame.functionName || 'native'})` : url.includes('node_modules/') ? url.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, '$1') : url;
+      const where = url === '' ? `(${n.callFrame.functionName || 'native'})` : url.includes('node_modules/') ? url.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, '$1') : moduleOf(n.callFrame.url, n.callFrame.lineNumber);
       byFile.set(where, (byFile.get(where) ?? 0) + us);
       const fn = `${n.callFrame.functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber}`;
       byFn.set(fn, (byFn.get(fn) ?? 0) + us);
@@ -106,7 +130,7 @@ try {
     const pct = (us: number) => `${((100 * us) / total).toFixed(1)} %`;
     console.log(`\nprofile ${file}: ${(total / 1e6).toFixed(1)} s sampled`);
     console.log('by file/package:');
-    for (const [k, v] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${pct(v).padStart(7)}  ${k}`);
+    for (const [k, v] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(`  ${pct(v).padStart(7)}  ${k}`);
     console.log('top functions (self):');
     for (const [k, v] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${pct(v).padStart(7)}  ${k}`);
     for (const name of ['writev', 'writeString', 'writeUtf8String', 'writeBuffer']) {
