@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Platform } from '../../server/platform.js';
 import { resolve } from '../../server/tokens.js';
 import { describeOnEachDatabase } from '../support/databases.js';
-import { createTestPlatform, listen, seedOrg } from '../support/platform.js';
+import { createTestPlatform, listen, seedOrg, testClock } from '../support/platform.js';
 import { chatBody, createKeys, OFF_TOPIC_QUESTION, PRICING_QUESTION } from './support/chat.js';
 
 const PER_MINUTE = 4;
@@ -16,7 +16,8 @@ describe('/chat works ahead while its admission statement runs, only for organis
     let server: { url: string; close(): Promise<void> };
 
     before(async () => {
-      platform = await createTestPlatform({ database: db(), env: { KIT_PLAN_LIMITS: PLAN_LIMITS } });
+      // A held clock: the key's one-minute window cannot roll over between the 4th and the 5th request.
+      platform = await createTestPlatform({ database: db(), clock: testClock(), env: { KIT_PLAN_LIMITS: PLAN_LIMITS } });
       server = await listen(platform);
     });
     after(async () => {
