@@ -6,6 +6,7 @@ import { isPhoneShaped, phoneCandidates, type PhoneCandidate } from '../../../co
 import { createPhoneFinder, DEFAULT_PHONE_REGIONS, MAX_PHONE_PARSES, type PhoneFinderOptions } from '../../../core/redaction/phone.js';
 import type { Detection, Finder } from '../../../core/redaction/types.js';
 import { pageCases, presidioCases, squadCases } from '../../../scripts/eval/build-redaction-cases.js';
+import { rng } from '../../../scripts/eval/rng.js';
 
 // The metadata pre-check in phone.ts (mayBeValid, mayBePrintedAs) must only save parses, never change a detection: the finder is
 // compared with the one it replaced — phone.ts as of commit 3252494 (main, session 10), kept below verbatim as the
@@ -79,18 +80,6 @@ function referencePhoneFinder(options: PhoneFinderOptions = {}): Finder {
 
 // ---- inputs
 
-/** mulberry32: a small seeded generator, so the random texts are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Leading digits that take the parser off its plain path in some default region: trunk prefixes (0, 1, 8, 06),
  * IDD prefixes (00, 011, 010, 0011, 0161, 810, 0019, 14110…), calling codes read without '+' (1, 44, 49, 33, 358,
@@ -104,7 +93,7 @@ const PREFIXES = ['0', '00', '000', '01', '011', '010', '0011', '0161', '0019', 
 
 /** `count` numbers of 2–4 groups and 6–12 digits (a few up to 15), each after a phone word or a neutral word. */
 function randomNumbers(seed: number, count: number): string[] {
-  const rand = seeded(seed);
+  const rand = rng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
   const words = ['Tel:', 'call', 'phone', 'fax', 'ref', 'Suite', 'ZIP', 'order no.', 'at', 'box', 'id'];
   const texts: string[] = [];

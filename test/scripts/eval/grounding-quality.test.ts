@@ -81,35 +81,15 @@ describe('grounding quality (held-out halves)', function () {
   // ran on them, then used to choose session 9's rules, so no quality claim either): measured 0.870 / 11.6 % / 14.3 %
   // whole page and 0.911 / 5.8 % / 11.9 % via the sources when set; the floors are about two points below.
   it('holds the extra development questions\' measured level, whole page and via the sources (a regression guard)', async () => {
-    const extra = await extraCases();
-    expect(extra.length).to.equal(128);
-    const whole = rates(extra, (c) => checkGrounding(c.corpus, c.question).grounded);
     // Raised in session 10 (measured 0.894 / 9.3 % / 11.9 % whole page after its rules): 0.85 → 0.87, 14 → 12 %.
-    expect(whole.balanced).to.be.at.least(0.87);
-    expect(whole.frr).to.be.at.most(0.12);
-    expect(whole.far).to.be.at.most(0.17);
-    const remote = await remoteVerdicts(extra);
-    const sent = rates(extra, (c) => remote.get(c)!);
-    expect(sent.balanced).to.be.at.least(0.89);
-    expect(sent.frr).to.be.at.most(0.085);
-    expect(sent.far).to.be.at.most(0.145);
+    await holdsFloors(await extraCases(), 128, { balanced: 0.87, frr: 0.12, far: 0.17 }, { balanced: 0.89, frr: 0.085, far: 0.145 });
   });
 
   // Session 10's second batch (89 questions over 9 more unused pages, committed before any gate ran on them; its
   // failures then read to choose session 10's rules, so no quality claim): measured 0.910 / 3.2 % / 14.8 % whole page
   // and 0.904 / 8.1 % / 11.1 % via the sources; the floors are about two questions below.
   it('holds the second batch of extra development questions\' measured level, whole page and via the sources (a regression guard)', async () => {
-    const extra = await extra2Cases();
-    expect(extra.length).to.equal(89);
-    const whole = rates(extra, (c) => checkGrounding(c.corpus, c.question).grounded);
-    expect(whole.balanced).to.be.at.least(0.87);
-    expect(whole.frr).to.be.at.most(0.065);
-    expect(whole.far).to.be.at.most(0.225);
-    const remote = await remoteVerdicts(extra);
-    const sent = rates(extra, (c) => remote.get(c)!);
-    expect(sent.balanced).to.be.at.least(0.86);
-    expect(sent.frr).to.be.at.most(0.115);
-    expect(sent.far).to.be.at.most(0.19);
+    await holdsFloors(await extra2Cases(), 89, { balanced: 0.87, frr: 0.065, far: 0.225 }, { balanced: 0.86, frr: 0.115, far: 0.19 });
   });
 
   it('meets the goals on the real pages\' development half (tuned there: a regression guard, not a quality figure)', () => {
@@ -146,3 +126,20 @@ describe('real-page question file', () => {
     expect(cases.filter((c) => c.split === 'dev')).to.have.length(264);
   });
 });
+
+interface Floors { readonly balanced: number; readonly frr: number; readonly far: number }
+
+/** A development batch's regression guard: its size, then its floors whole page and via the sources (remote path). */
+async function holdsFloors(cases: readonly GateCase[], count: number, whole: Floors, sent: Floors): Promise<void> {
+  expect(cases.length).to.equal(count);
+  const remote = await remoteVerdicts(cases);
+  const paths: [string, Floors, ReturnType<typeof rates>][] = [
+    ['whole page', whole, rates(cases, (c) => checkGrounding(c.corpus, c.question).grounded)],
+    ['via the sources', sent, rates(cases, (c) => remote.get(c)!)],
+  ];
+  for (const [path, floor, measured] of paths) {
+    expect(measured.balanced, `${path} balanced accuracy`).to.be.at.least(floor.balanced);
+    expect(measured.frr, `${path} false refusals`).to.be.at.most(floor.frr);
+    expect(measured.far, `${path} off-topic accepted`).to.be.at.most(floor.far);
+  }
+}
