@@ -25,25 +25,17 @@ async function main(): Promise<void> {
   }
   if (!has('--no-remote')) { const rv = await remoteVerdicts(dev, opts); console.log(`pages dev remote  ${fmt(rates(dev, (c) => rv.get(c)!))}`); }
   if (has('--fail')) for (const c of dev) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 60).replace(/\n/g, ' ')}]`); }
-  if (has('--extra')) {
-    const ex = await extraCases();
-    console.log(`extra dev whole   ${fmt(rates(ex, whole))}`);
+  for (const [flag, load, tag] of [['--extra', extraCases, ''], ['--extra2', extra2Cases, '2']] as const) {
+    if (!has(flag)) continue;
+    const ex = await load();
+    const label = (path: string) => `extra${tag} dev ${path}`.padEnd(18);
+    console.log(`${label('whole')}${fmt(rates(ex, whole))}`);
     if (!has('--no-remote')) {
       const rv = await remoteVerdicts(ex, opts);
-      console.log(`extra dev remote  ${fmt(rates(ex, (c) => rv.get(c)!))}`);
-      if (has('--fail')) for (const c of ex) if (rv.get(c) !== (c.expect === 'answer')) console.log(`  REMOTE FAIL ${c.kind} :: ${c.question}`);
+      console.log(`${label('remote')}${fmt(rates(ex, (c) => rv.get(c)!))}`);
+      if (has('--fail')) for (const c of ex) if (rv.get(c) !== (c.expect === 'answer')) console.log(`  REMOTE FAIL${tag} ${c.kind} :: ${c.question}`);
     }
-    if (has('--fail')) for (const c of ex) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 50).replace(/\n/g, ' ')}]`); }
-  }
-  if (has('--extra2')) {
-    const ex = await extra2Cases();
-    console.log(`extra2 dev whole  ${fmt(rates(ex, whole))}`);
-    if (!has('--no-remote')) {
-      const rv = await remoteVerdicts(ex, opts);
-      console.log(`extra2 dev remote ${fmt(rates(ex, (c) => rv.get(c)!))}`);
-      if (has('--fail')) for (const c of ex) if (rv.get(c) !== (c.expect === 'answer')) console.log(`  REMOTE FAIL2 ${c.kind} :: ${c.question}`);
-    }
-    if (has('--fail')) for (const c of ex) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL2 ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 50).replace(/\n/g, ' ')}]`); }
+    if (has('--fail')) for (const c of ex) { const r = checkGrounding(c.corpus, c.question, opts); if (r.grounded !== (c.expect === 'answer')) console.log(`  FAIL${tag} ${c.kind} ${r.reason} :: ${c.question} :: [${c.text.slice(0, 50).replace(/\n/g, ' ')}]`); }
   }
   if (!has('--no-squad')) {
     const sq = await squadCases('tune');
