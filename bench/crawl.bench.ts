@@ -25,6 +25,7 @@ import type { Page } from 'playwright-core';
 import { ensureSdkBuilt, startKitServer } from '../test/e2e/support/kit-server.js';
 import { launchChromium } from '../test/support/chromium.js';
 import { cdpOf, freshPage, longest, median, sampleBook, taskMs, type LongTask, type Sample } from './support/page-metrics.js';
+import { addProfileTimes, type CpuProfile } from './support/cpu-profile.js';
 import { cpuDelta, threadCpu } from './support/thread-cpu.js';
 import { requestStats, summarizeTrace, tracedRequests, TRACE_CATEGORIES, type ThreadSummary } from './support/trace-summary.js';
 
@@ -192,29 +193,14 @@ async function crawlRound(variant: Variant, pages: number, profile: false | 'cpu
 }
 
 /** Self and total (inclusive) time per function (and its script's last path segment) of a CDP CPU profile. */
-function selfTimes(cpu: any): [string, number, number][] {
-  const byId = new Map<number, any>(cpu.nodes.map((n: any) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of cpu.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+function selfTimes(cpu: CpuProfile): [string, number, number][] {
   const nameOf = (node: any) => {
     const f = node.callFrame;
     return `${f.functionName || '(anonymous)'} ${f.url ? f.url.split('/').pop() : ''}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}:${f.columnNumber + 1}` : ''}`;
   };
   const self = new Map<string, number>();
   const total = new Map<string, number>();
-  for (let i = 0; i < cpu.samples.length; i++) {
-    const ms = (cpu.timeDeltas[i + 1] ?? 0) / 1000;
-    const node = byId.get(cpu.samples[i]);
-    const name = nameOf(node);
-    self.set(name, (self.get(name) ?? 0) + ms);
-    const seen = new Set<string>();
-    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
-      const n = nameOf(byId.get(id));
-      if (seen.has(n)) continue;
-      seen.add(n);
-      total.set(n, (total.get(n) ?? 0) + ms);
-    }
-  }
+  addProfileTimes(cpu, nameOf, self, total);
   return [...self.entries()].filter(([n]) => !n.startsWith('(idle)')).map(([n, ms]) => [n, ms, total.get(n) ?? ms] as [string, number, number]).sort((a, b) => b[1] - a[1]);
 }
 

@@ -11,6 +11,7 @@ import { ensureSdkBuilt, startKitServer } from '../test/e2e/support/kit-server.j
 import { launchChromium, TSX_EVALUATE_SHIM } from '../test/support/chromium.js';
 import { SourceMapConsumer } from 'source-map-js';
 import { signalsReady, writeDemoVariants, type DemoVariant } from './support/demo-page.js';
+import { addProfileTimes } from './support/cpu-profile.js';
 
 const variant = (process.argv[2] ?? 'eager') as DemoVariant;
 if (!['bare', 'kit', 'eager', 'docsearch'].includes(variant)) throw new Error(`usage: npx tsx bench/sdk-page-trace.ts [eager|kit|docsearch|bare]`);
@@ -114,26 +115,8 @@ function original(cf: { url: string; lineNumber: number; columnNumber: number; f
 // CPU profile: self time by function (url:line), and total ("inclusive") time by the outermost Kit frame.
 const self = new Map<string, number>();
 const incl = new Map<string, number>();
-for (const p of cpuProfiles) {
-  const byId = new Map<number, any>(p.nodes.map((n: any) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const label = (n: any) => original(n.callFrame) ?? `${n.callFrame.functionName || '(anon)'} ${String(n.callFrame.url).replace(/^https?:\/\/[^/]+/, '').replace(/\.[0-9a-f]{8,}\./, '.')}:${n.callFrame.lineNumber + 1}:${n.callFrame.columnNumber + 1}`;
-  for (let i = 0; i < p.samples.length; i++) {
-    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000 / cpuProfiles.length;
-    const n = byId.get(p.samples[i]);
-    if (!n || n.callFrame.functionName === '(idle)') continue;
-    self.set(label(n), (self.get(label(n)) ?? 0) + dt);
-    // Inclusive by every frame on the stack (once per frame label).
-    const seen = new Set<string>();
-    for (let id: number | undefined = n.id; id !== undefined; id = parent.get(id)) {
-      const l = label(byId.get(id));
-      if (seen.has(l)) continue;
-      seen.add(l);
-      incl.set(l, (incl.get(l) ?? 0) + dt);
-    }
-  }
-}
+const label = (n: any) => original(n.callFrame) ?? `${n.callFrame.functionName || '(anon)'} ${String(n.callFrame.url).replace(/^https?:\/\/[^/]+/, '').replace(/\.[0-9a-f]{8,}\./, '.')}:${n.callFrame.lineNumber + 1}:${n.callFrame.columnNumber + 1}`;
+for (const p of cpuProfiles) addProfileTimes(p, label, self, incl, { scale: 1 / cpuProfiles.length, skip: (n) => n.callFrame.functionName === '(idle)' });
 console.log('\nCPU profile, self time (mean per round):');
 for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${v.toFixed(1).padStart(7)} ms  ${k}`);
 console.log('\nCPU profile, inclusive time (mean per round):');
