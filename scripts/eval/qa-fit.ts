@@ -30,7 +30,7 @@ import { runQa } from './qa-run.js';
 // `x` null: the answerer declined before weighing any signal (a yes/no question about what the pages never name).
 // `g`: the page (real pages) or article (SQuAD) the question is asked of, the unit of cross-validation.
 // `set`: which development half (answerable questions) or which unanswerable set.
-interface Row { x: number[] | null; y: number; top1: number; wt: number; g: string; set: 'pages' | 'squad' | 'pagesNo' | 'squadNo' }
+export interface Row { x: number[] | null; y: number; top1: number; wt: number; g: string; set: 'pages' | 'squad' | 'pagesNo' | 'squadNo' }
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -67,14 +67,8 @@ async function collect(items: readonly LabelledItem[], wt: number, set: Row['set
  */
 const SIGNS = [1, -1, 0, 0, 1, 1, -1, 1, 1, 1, 1, 1, 1, 1, 1, -1];
 
-/**
- * The signals the confidence weighs (session 11): the answer holds the kind asked for, the share of the question's
- * weight in the answer's own sentences and heading, its lead over the next sentence, the runner-up shown with it or
- * in its paragraph, the runner-up (not shown) within a hair of it. Five weights and a bias instead of sixteen and a
- * bias: chosen by cross-validation over the development pages (docs/eval.md, "Session 11"); the other signals are
- * still computed and weighted 0. `--signals all` (or a comma-separated list) fits others.
- */
-export const FITTED_SIGNALS: readonly string[] = ['exact_kind', 'answer_coverage', 'margin', 'runner_up_shown', 'near_tie'];
+// The signals fitted (`--signals a,b,…`; default all): the others are weighted 0. Session 11 measured five
+// (docs/eval.md, "Session 11"); the shipped confidence weighs all sixteen.
 const chosenSignals = arg('--signals', 'all');
 const ACTIVE = ANSWER_SIGNALS.map((n) => chosenSignals === 'all' || chosenSignals.split(',').includes(n));
 for (const n of chosenSignals.split(',')) if (n !== 'all' && !(ANSWER_SIGNALS as readonly string[]).includes(n)) throw new Error(`--signals: no signal "${n}"`);
