@@ -80,12 +80,15 @@ export interface PgChatLimiterOptions {
   /** Most settlements in one statement. Default 500. */
   readonly maxBatch?: number;
   /**
-   * How long (ms) a settlement waits before it gets a statement of its own. On PostgreSQL an admission statement of
-   * its organisation takes it along meanwhile; on PGlite (where settlements never ride) the organisation's chats that
-   * end within it share one settlement statement, planned once for the batch. Default 10; 0 = at the next turn of the
-   * event loop. Nobody waits for a settlement on the response path (ChatService settles after the answer), so under
-   * load a chat costs its organisation's database about one statement per admission batch for both ends on
-   * PostgreSQL, and no settlement statement contends with the admissions for the month row's lock.
+   * How long (ms) a settlement waits before it gets a statement of its own. An admission statement of its
+   * organisation takes it along meanwhile (on PostgreSQL inside the statement; on PGlite as its own statement in the
+   * same message to the worker, right before the admission); the organisation's chats that end within it share one
+   * settlement statement. A settlement never gets a statement of its own while an admission statement of its
+   * organisation is in the database, however long it has waited: that admission's return takes it along in the next
+   * batch or schedules it. Default 10; 0 = at the next turn of the event loop. Nobody waits for a settlement on the
+   * response path (ChatService settles after the answer), so under load a chat costs its organisation's database
+   * about one statement per admission batch for both ends on PostgreSQL (one round trip to the worker on PGlite), and
+   * no settlement statement contends with the admissions for the month row's lock.
    */
   readonly settleDelayMs?: number;
 }
@@ -696,8 +699,8 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
         queue.pending.push({ settlement, since: performance.now(), resolve, reject });
         // Wait one tick so the chats ending together share a statement — on PostgreSQL a little longer, for an
         // admission statement of the organisation to take them along (settleDelayMs, scheduleSettlements).
-        // On PGlite a settlement that finds its organisation's queue idle goes at the next turn: a client's next
-        // request then finds its previous chat settled (there no admission statement takes settlements along).
+        // On PGlite a settlement that finds its organisation's queue idle (and no admission in the worker) goes at
+        // the next turn: a client's next request then finds its previous chat settled.
         const idle = queue.pending.length === 1 && !queue.running && queue.timer === null;
         // An admission statement of the organisation is in the database: the next one takes it along, or its return
         // schedules it (scheduleSettlements).
