@@ -1,4 +1,5 @@
 import { createServer as createHttp, type RequestListener, type Server } from 'node:http';
+import { latencyTrace } from './http/latency-trace.js';
 import { createServer as createNet, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 
 /** The HTTP limits of ServerConfig.http plus whether client IPs come from a trusted proxy. */
@@ -91,6 +92,8 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
   const maxPending = options.maxPendingHeaders ?? 0;
   const pending = new Set<Socket>();
   http.on('request', (req: { socket: Socket }) => pending.delete(req.socket));
+  const trace = latencyTrace;
+  if (trace) http.prependListener('request', (req, res) => trace.request(req, res));
   const admitPending = (socket: Socket): void => {
     if (maxPending <= 0) return;
     pending.add(socket);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { embeddedWorkerOf } from './knex-database.js';
+import type { WorkerStep } from './pglite-protocol.js';
 
 /** The limits one `/chat` admission is checked against (the organisation's plan). */
 export interface ChatAdmissionLimits {
@@ -79,12 +80,15 @@ export interface PgChatLimiterOptions {
   /** Most settlements in one statement. Default 500. */
   readonly maxBatch?: number;
   /**
-   * How long (ms) a settlement waits before it gets a statement of its own. On PostgreSQL an admission statement of
-   * its organisation takes it along meanwhile; on PGlite (where settlements never ride) the organisation's chats that
-   * end within it share one settlement statement, planned once for the batch. Default 10; 0 = at the next turn of the
-   * event loop. Nobody waits for a settlement on the response path (ChatService settles after the answer), so under
-   * load a chat costs its organisation's database about one statement per admission batch for both ends on
-   * PostgreSQL, and no settlement statement contends with the admissions for the month row's lock.
+   * How long (ms) a settlement waits before it gets a statement of its own. An admission statement of its
+   * organisation takes it along meanwhile (on PostgreSQL inside the statement; on PGlite as its own statement in the
+   * same message to the worker, right before the admission); the organisation's chats that end within it share one
+   * settlement statement. A settlement never gets a statement of its own while an admission statement of its
+   * organisation is in the database, however long it has waited: that admission's return takes it along in the next
+   * batch or schedules it. Default 10; 0 = at the next turn of the event loop. Nobody waits for a settlement on the
+   * response path (ChatService settles after the answer), so under load a chat costs its organisation's database
+   * about one statement per admission batch for both ends on PostgreSQL (one round trip to the worker on PGlite), and
+   * no settlement statement contends with the admissions for the month row's lock.
    */
   readonly settleDelayMs?: number;
 }
@@ -309,7 +313,21 @@ type PgConnection = { query(config: { name: string; text: string; values: unknow
  * there, instead of waiting for the one knex session to come back between statements; never inside another caller's
  * open transaction.
  */
-function createExecutor(knex: Knex): (name: string, sql: string, bindings: readonly unknown[], embedded?: 'prepared' | 'planned') => Promise<unknown[]> {
+/** One hot-path statement: its name (a prepared statement's), text, bindings and, on PGlite, prepared or planned per call. */
+interface Statement {
+  readonly name: string;
+  readonly sql: string;
+  readonly bindings: readonly unknown[];
+  readonly embedded?: 'prepared' | 'planned';
+}
+
+/**
+ * Runs a statement; on PGlite `before` (another statement, e.g. a settlement) may go in the same message to the worker,
+ * run right before it, its outcome told to `outcome` (null: it succeeded) — one round trip between the threads for both.
+ */
+type Executor = (name: string, sql: string, bindings: readonly unknown[], embedded?: 'prepared' | 'planned', before?: { readonly statement: Statement; readonly outcome: (err: unknown) => void }) => Promise<unknown[]>;
+
+function createExecutor(knex: Knex): Executor {
   const texts = new Map<string, string>();
   const textOf = (name: string, sql: string): string => {
     let text = texts.get(name);
@@ -322,8 +340,23 @@ function createExecutor(knex: Knex): (name: string, sql: string, bindings: reado
   };
   const worker = embeddedWorkerOf(knex);
   if (worker) {
-    return async (name, sql, bindings, embedded = 'prepared') =>
-      (embedded === 'prepared' ? await worker.queryPrepared(name, textOf(name, sql), bindings) : await worker.queryAutocommit(textOf(name, sql), bindings)).rows;
+    const step = (st: Statement): WorkerStep => ((st.embedded ?? 'prepared') === 'prepared'
+      ? { kind: 'prepared', name: st.name, sql: textOf(st.name, st.sql), params: st.bindings }
+      : { kind: 'query', sql: textOf(st.name, st.sql), params: st.bindings });
+    return async (name, sql, bindings, embedded = 'prepared', before) => {
+      if (!before) return (embedded === 'prepared' ? await worker.queryPrepared(name, textOf(name, sql), bindings) : await worker.queryAutocommit(textOf(name, sql), bindings)).rows;
+      let results: Awaited<ReturnType<typeof worker.querySteps>>;
+      try {
+        results = await worker.querySteps([step(before.statement), step({ name, sql, bindings, embedded })]);
+      } catch (err) {
+        before.outcome(err);
+        throw err;
+      }
+      const [first, main] = results as [(typeof results)[number], (typeof results)[number]];
+      before.outcome(first.ok ? null : first.error);
+      if (!main.ok) throw main.error;
+      return main.value.rows;
+    };
   }
   const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
   // The connection of the statement that ended last, kept until the end of the event loop's turn: the statement that
@@ -344,7 +377,8 @@ function createExecutor(knex: Knex): (name: string, sql: string, bindings: reado
     spare = null;
     if (connection) void client.releaseConnection(connection);
   };
-  return async (name, sql, bindings) => {
+  return async (name, sql, bindings, _embedded, before) => {
+    if (before) throw new Error('a statement before another in one round trip is for the embedded database only');
     const text = textOf(name, sql);
     let connection = spare;
     spare = null;
@@ -409,18 +443,23 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   type SettleQueue = { pending: Pending[]; running: boolean; timer: NodeJS.Timeout | null };
   const queues = new Map<string, SettleQueue>();
 
-  async function runBatch(batch: Pending[]): Promise<void> {
-    const list = batch.map((p) => p.settlement);
+  /** The statement settling a batch (of one organisation): SETTLE_ONE_SQL for one chat, SETTLE_SQL for more. */
+  function settlementStatement(list: readonly ChatSettlement[]): Statement {
     if (list.length === 1) {
       const s = list[0]!;
-      await retryDeadlock(() => exec('kit_chat_settle_one_v1', SETTLE_ONE_SQL, [s.inputTokens, s.outputTokens, s.refused, s.model, s.orgId, s.admittedAt, s.requestId], 'planned'));
-      return;
+      return { name: 'kit_chat_settle_one_v1', sql: SETTLE_ONE_SQL, bindings: [s.inputTokens, s.outputTokens, s.refused, s.model, s.orgId, s.admittedAt, s.requestId], embedded: 'planned' };
     }
     const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model), ...settledRowsBindings(list)];
     // Planned for each batch on PGlite (not prepared): there a prepared settlement (a batch of unknown size from
-    // arrays) measured slower than planning each batch for its own arrays (2.4 vs 1.6 ms for 4 chats). Two rows of one
-    // organisation (a batch across a month boundary) can meet another batch in the other order: a deadlock, retried.
-    await retryDeadlock(() => exec('kit_chat_settle_v2', SETTLE_SQL, bindings, 'planned'));
+    // arrays) measured slower than planning each batch for its own arrays (2.4 vs 1.6 ms for 4 chats).
+    return { name: 'kit_chat_settle_v2', sql: SETTLE_SQL, bindings, embedded: 'planned' };
+  }
+
+  async function runBatch(batch: Pending[]): Promise<void> {
+    const st = settlementStatement(batch.map((p) => p.settlement));
+    // Two rows of one organisation (a batch across a month boundary) can meet another batch in the other order: a
+    // deadlock, retried.
+    await retryDeadlock(() => exec(st.name, st.sql, st.bindings, st.embedded));
   }
 
   function drainQueue(orgId: string): void {
@@ -432,7 +471,8 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       return;
     }
     queue.running = true;
-    runBatch(batch).then(
+    const t0 = performance.now();
+    runBatch(batch).finally(() => (globalThis as { __kitSpan?: (name: string, t0: number, t1: number) => void }).__kitSpan?.(`settle:${batch.length}`, t0, performance.now())).then(
       () => batch.forEach((p) => p.resolve()),
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     ).finally(() => {
@@ -456,6 +496,11 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       queues.delete(orgId);
       return;
     }
+    // Never beside an admission statement of the organisation: on PostgreSQL its month row's lock would make the two
+    // wait for each other, and the admissions queued behind them too; on PGlite it would be one more round trip to
+    // the worker. The admission's return takes them along in the next batch, or schedules them (see runAdmissions).
+    // (Only those of the month such a statement takes: a settlement of the month before keeps its timer.)
+    if (admitting.has(`${orgId}\u0000${monthOf(oldest.settlement.admittedAt)}`)) return;
     const wait = oldest.since + settleDelayMs - performance.now();
     if (wait <= 0) {
       drainQueue(orgId);
@@ -509,7 +554,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   }
 
   /** Admissions of one organisation, window and plan that arrived together: one statement, decided in arrival order. */
-  async function admitBatch(list: readonly ChatAdmissionRequest[], settling: readonly ChatSettlement[], start: Date, end: Date): Promise<ChatAdmission[]> {
+  async function admitBatch(list: readonly ChatAdmissionRequest[], settling: readonly ChatSettlement[], start: Date, end: Date, before?: Parameters<Executor>[4]): Promise<ChatAdmission[]> {
     const first = list[0]!;
     const { orgId, limits } = first;
     const month = monthOf(start);
@@ -526,7 +571,9 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       start, orgId, month,
       orgId, first.model,
     ];
-    const rows = (await retryDeadlock(() => (settling.length === 0 ? exec('kit_chat_admit_batch_v2', sql.batch, bindings) : exec('kit_chat_admit_settle_batch_v3', sql.batchSettling, bindings)))) as BatchRow[];
+    const rows = (await (before
+      ? exec('kit_chat_admit_batch_v2', sql.batch, bindings, 'prepared', before) // PGlite: no deadlock to retry, and `before` must run once
+      : retryDeadlock(() => (settling.length === 0 ? exec('kit_chat_admit_batch_v2', sql.batch, bindings) : exec('kit_chat_admit_settle_batch_v3', sql.batchSettling, bindings))))) as BatchRow[];
     if (rows.length !== list.length) throw new Error(`the month row of organisation ${orgId} is missing: admissions not decided`);
     return rows.map((row) => ({
       admitted: row.admitted === true,
@@ -557,6 +604,8 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   const admissions = new Map<string, { pending: PendingAdmission[]; running: boolean; start: Date; end: Date }>();
   /** Organisations and months whose month row this process has seen written (a batch needs it). */
   const knownMonths = new Set<string>();
+  /** Per organisation and month (`knownMonths`' key), its admission statements in the database now. */
+  const admitting = new Map<string, number>();
 
   function runAdmissions(group: string): void {
     const queue = admissions.get(group);
@@ -567,31 +616,52 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       return;
     }
     queue.running = true;
+    const tr = (globalThis as { __kitTrace?: (id: string, name: string, value?: number) => void }).__kitTrace;
+    if (tr) {
+      const now = performance.now();
+      for (const p of batch) tr(p.request.requestId, 'sent', now), tr(p.request.requestId, 'batch', batch.length);
+    }
     const orgId = batch[0]!.request.orgId;
     const month = monthOf(queue.start);
     const monthKey = `${orgId}\u0000${month}`;
-    // The organisation's settlements of this month that wait for their statement go in this one (see ADMIT_BATCH_SQL).
-    const settling = mergeSettlements && knownMonths.has(monthKey) ? takeSettlements(orgId, month, maxBatch) : [];
+    // The organisation's settlements of this month that wait for their statement go with this one: on PostgreSQL in
+    // the statement itself (see ADMIT_BATCH_SQL); on PGlite as their own statement right before it, in the same
+    // message to the worker (one round trip between the threads for both).
+    const settling = knownMonths.has(monthKey) ? takeSettlements(orgId, month, maxBatch) : [];
+    const settled = (err: unknown): void => settling.forEach((p) => (err === null ? p.resolve() : p.reject(err)));
+    const before = !mergeSettlements && settling.length > 0 ? { statement: settlementStatement(settling.map((p) => p.settlement)), outcome: settled } : undefined;
     const work = !knownMonths.has(monthKey) || (batch.length === 1 && settling.length === 0)
       ? Promise.all(batch.map((p) => admitOne(p.request, queue.start, queue.end)))
-      : admitBatch(batch.map((p) => p.request), settling.map((p) => p.settlement), queue.start, queue.end);
+      : admitBatch(batch.map((p) => p.request), mergeSettlements ? settling.map((p) => p.settlement) : [], queue.start, queue.end, before);
     // The next batch (the requests that arrived meanwhile) goes out before this one's requests go on with their
     // chats: its statement is on its way while they are answered.
+    admitting.set(monthKey, (admitting.get(monthKey) ?? 0) + 1);
     const next = (): void => {
       queue.running = false;
+      const left = admitting.get(monthKey)! - 1;
+      if (left > 0) admitting.set(monthKey, left);
+      else admitting.delete(monthKey);
       runAdmissions(group);
+      // Settlements left waiting (no batch followed to take them, or it took them all): their own statement once
+      // they have waited settleDelayMs and no admission statement of the organisation is in the database.
+      const settleQueue = queues.get(orgId);
+      if (settleQueue && settleQueue.timer === null) scheduleSettlements(orgId, settleQueue);
     };
     work.then(
       (results) => {
+        if (tr) {
+          const now = performance.now();
+          for (const p of batch) tr(p.request.requestId, 'back', now), tr(p.request.requestId, 'settling', settling.length);
+        }
         knownMonths.add(monthKey);
         next();
         batch.forEach((p, i) => p.resolve(results[i]!));
-        settling.forEach((p) => p.resolve());
+        if (!before) settled(null);
       },
       (err: unknown) => {
         next();
         batch.forEach((p) => p.reject(err));
-        settling.forEach((p) => p.reject(err));
+        if (!before) settled(err);
       },
     );
   }
@@ -616,6 +686,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       return new Promise<ChatAdmission>((resolve, reject) => {
         let queue = admissions.get(group);
         if (!queue) admissions.set(group, (queue = { pending: [], running: false, start, end }));
+        (globalThis as { __kitTrace?: (id: string, name: string) => void }).__kitTrace?.(request.requestId, 'queued');
         queue.pending.push({ request, resolve, reject });
         runAdmissions(group);
       });
@@ -628,9 +699,12 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
         queue.pending.push({ settlement, since: performance.now(), resolve, reject });
         // Wait one tick so the chats ending together share a statement — on PostgreSQL a little longer, for an
         // admission statement of the organisation to take them along (settleDelayMs, scheduleSettlements).
-        // On PGlite a settlement that finds its organisation's queue idle goes at the next turn: a client's next
-        // request then finds its previous chat settled (there no admission statement takes settlements along).
+        // On PGlite a settlement that finds its organisation's queue idle (and no admission in the worker) goes at
+        // the next turn: a client's next request then finds its previous chat settled.
         const idle = queue.pending.length === 1 && !queue.running && queue.timer === null;
+        // An admission statement of the organisation is in the database: the next one takes it along, or its return
+        // schedules it (scheduleSettlements).
+        if (admitting.has(`${settlement.orgId}\u0000${monthOf(settlement.admittedAt)}`)) return;
         if (settleDelayMs > 0 && !(idle && !mergeSettlements)) scheduleSettlements(settlement.orgId, queue);
         else if (idle) setImmediate(() => drainQueue(settlement.orgId));
       });

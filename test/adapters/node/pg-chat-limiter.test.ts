@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { embeddedWorkerOf } from '../../../adapters/node/knex-database.js';
 import { migrateToLatest } from '../../../adapters/node/migrations/index.js';
 import { createPgChatLimiter, monthOf, type ChatAdmissionLimits, type ChatLimiter } from '../../../adapters/node/pg-chat-limiter.js';
 import { newId } from '../../../server/ids.js';
@@ -184,6 +185,88 @@ describe('createPgChatLimiter', () => {
       expect(await meter(orgId, times[2])).to.deep.equal({ used: 31, reserved: 0 });
       const rows = await db().knex('usage_events').where({ org_id: orgId }).orderBy('created_at');
       expect(rows.map((r) => [r.request_id, r.state, r.input_tokens])).to.deep.equal(requestIds.map((id, i) => [id, 'settled', 10 * (i + 1)]));
+    });
+
+    /**
+     * The limiter's round trips, by the names of their statements (one entry per round trip; on PGlite a `steps`
+     * message is one entry with its statements joined by '+'), until `stop()`.
+     */
+    const recordRoundTrips = (): { trips: string[]; stop(): void } => {
+      const trips: string[] = [];
+      const worker = embeddedWorkerOf(db().knex);
+      if (worker) {
+        const { queryPrepared, queryAutocommit, querySteps } = worker;
+        worker.queryPrepared = function (name, ...rest) {
+          trips.push(name);
+          return queryPrepared.call(this, name, ...rest);
+        };
+        worker.queryAutocommit = function (sql, ...rest) {
+          trips.push(/update usage_events/.test(sql) ? 'settle' : 'other');
+          return queryAutocommit.call(this, sql, ...rest);
+        };
+        worker.querySteps = function (steps) {
+          trips.push(steps.map((st) => (st.kind === 'prepared' ? st.name : /update usage_events/.test(st.sql) ? 'settle' : 'other')).join('+'));
+          return querySteps.call(this, steps);
+        };
+        return { trips, stop: () => Object.assign(worker, { queryPrepared, queryAutocommit, querySteps }) };
+      }
+      type Connection = { query(...args: unknown[]): unknown };
+      const client = db().knex.client as { acquireConnection(): Promise<Connection> };
+      const acquire = client.acquireConnection;
+      const wrapped = new WeakSet<Connection>();
+      let on = true;
+      client.acquireConnection = async function () {
+        const connection = await acquire.call(this);
+        if (!wrapped.has(connection)) {
+          wrapped.add(connection);
+          const query = connection.query;
+          connection.query = function (...args: unknown[]) {
+            const name = (args[0] as { name?: string } | undefined)?.name;
+            if (on && name) trips.push(/settle_one|settle_v/.test(name) ? 'settle' : name);
+            return query.apply(this, args);
+          };
+        }
+        return connection;
+      };
+      return { trips, stop: () => ((on = false), (client.acquireConnection = acquire)) };
+    };
+
+    it('never gives a settlement a round trip of its own while an admission of its organisation is in the database: the next admission takes it along', async () => {
+      const limiter = createPgChatLimiter(db().knex, { settleDelayMs: 1 });
+      const orgId = await newOrg();
+      const now = new Date();
+      const done = newId('req');
+      expect((await admit(limiter, orgId, { requestId: done, now })).admitted).to.equal(true); // writes the month row
+      const recorder = recordRoundTrips();
+      try {
+        // The first admission is held in the database (PostgreSQL: behind the month row's lock; PGlite: behind an
+        // open transaction) well past the settlement's delay.
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        const trx = db().knex.transaction(async (t) => {
+          await t('org_meters').where({ org_id: orgId }).forUpdate();
+          locked();
+          await held;
+        });
+        await isLocked;
+        const first = admit(limiter, orgId, { now });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const settled = limiter.settle({ orgId, requestId: done, admittedAt: now, model: 'm', inputTokens: 7, outputTokens: 3, refused: false });
+        await new Promise((resolve) => setTimeout(resolve, 50)); // 50 × the settlement's delay
+        const second = admit(limiter, orgId, { now }); // waits for the first, then goes with the settlement
+        release();
+        await trx;
+        const results = await Promise.all([first, second, settled]);
+        expect(results.slice(0, 2).map((r) => r!.admitted)).to.deep.equal([true, true]);
+        expect(recorder.trips.filter((t) => t === 'settle'), 'a settlement round trip of its own').to.deep.equal([]);
+        expect(recorder.trips.some((t) => /settle/.test(t)), 'the settlement went with the second admission').to.equal(true);
+      } finally {
+        recorder.stop();
+      }
+      expect(await meter(orgId, now)).to.deep.equal({ used: 10, reserved: 200 });
+      expect((await db().knex('usage_events').where({ request_id: done }).first()).state).to.equal('settled');
     });
 
     it('releases reservations whose process died once they expire, and only those', async () => {
