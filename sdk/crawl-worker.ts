@@ -27,6 +27,13 @@ interface WorkerScope {
   location: { origin: string };
 }
 const scope = globalThis as unknown as WorkerScope;
+// The corpus: built while its pages come, a page per task (the fetches' messages are handled between them).
+const pages: SourcePage[] = [];
+let ended = false;
+let wake: (() => void) | null = null;
+const more = () => new Promise<void>((resolve) => { wake = resolve; });
+const woken = () => { const w = wake; wake = null; w?.(); };
+let corpus: Promise<CorpusParts | null> | null = null;
 let fetcher: ReturnType<typeof withPageCache> | null = null;
 const running = new Map<number, AbortController>();
 // Requests run at most `limit` at once (`{ type: 'limit', n }`; none until told); the others wait here in order and
@@ -36,17 +43,11 @@ const slots = createSlotQueue<{ id: number; request: PageFetchRequest }, PageFet
     .catch(() => ({ ok: false as const, code: 'network' as const, reason: 'The request failed in the crawl worker.' })),
   ({ id }, outcome) => {
     running.delete(id);
+    woken();
     void outcome.then((result) => scope.postMessage({ id, result }));
   },
 );
 
-// The corpus: built while its pages come, a page per task (the fetches' messages are handled between them).
-const pages: SourcePage[] = [];
-let ended = false;
-let wake: (() => void) | null = null;
-const more = () => new Promise<void>((resolve) => { wake = resolve; });
-const woken = () => { const w = wake; wake = null; w?.(); };
-let corpus: Promise<CorpusParts | null> | null = null;
 async function buildCorpus(): Promise<CorpusParts | null> {
   // The language is detected from the start of the text, as the page would (core/text/language-sample.ts).
   while (!ended && languageSample(pages).length < LANGUAGE_SAMPLE_CHARS) await more();
@@ -56,7 +57,9 @@ async function buildCorpus(): Promise<CorpusParts | null> {
   return buildCorpusPartsSliced(pages, { language }, async () => {
     built++;
     await yieldBehindTasks();
-    while (!ended && pages.length <= built) await more();
+    // Requests first: a page is built in only while none runs (or once the page has every page), so the corpus
+    // never holds back a response's hand-over or the next request.
+    while (!ended && (pages.length <= built || slots.running > 0)) await more();
   });
 }
 
