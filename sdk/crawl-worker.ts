@@ -6,19 +6,11 @@
  * thread). Messages: `{ type: 'fetch', id, request }` → `{ id, result }`; `{ type: 'abort', id }`; `{ type: 'limit', n }`
  * (at most n requests at once: adapters/browser/worker-page-fetcher.ts);
  * `{ type: 'flush', id }` → `{ id }` once the cache's writes are committed. Ready: `{ type: 'ready', version }`.
- * The corpus (issue 12 §7: off the page's main thread): `{ type: 'page', page }` for each page the corpus holds, in
- * order, then `{ type: 'corpus', id }` → `{ id, parts }` (core/text/corpus.ts CorpusParts, its id array transferred;
- * `parts: null` when the pages' language is not English, the only pack this script carries: the page builds it then).
  */
 import type { PageFetchRequest, PageFetchResult } from '../core/ports/page-fetcher.port.js';
 import { createFetchPageFetcher } from '../adapters/browser/fetch-page-fetcher.js';
 import { withPageCache } from '../adapters/browser/idb-page-cache.js';
 import { createSlotQueue } from '../adapters/browser/slot-queue.js';
-import { yieldBehindTasks } from '../adapters/browser/yield-to-main.js';
-import type { SourcePage } from '../core/sources.js';
-import { buildCorpusPartsSliced, detectPagesLanguage, type CorpusParts } from '../core/text/corpus.js';
-import { LANGUAGE_SAMPLE_CHARS, languageSample } from '../core/text/language-sample.js';
-import { isLanguageLoaded } from '../core/text/resources.js';
 import { SDK_VERSION } from './version.js';
 
 interface WorkerScope {
@@ -27,13 +19,6 @@ interface WorkerScope {
   location: { origin: string };
 }
 const scope = globalThis as unknown as WorkerScope;
-// The corpus: built while its pages come, a page per task (the fetches' messages are handled between them).
-const pages: SourcePage[] = [];
-let ended = false;
-let wake: (() => void) | null = null;
-const more = () => new Promise<void>((resolve) => { wake = resolve; });
-const woken = () => { const w = wake; wake = null; w?.(); };
-let corpus: Promise<CorpusParts | null> | null = null;
 let fetcher: ReturnType<typeof withPageCache> | null = null;
 const running = new Map<number, AbortController>();
 // Requests run at most `limit` at once (`{ type: 'limit', n }`; none until told); the others wait here in order and
@@ -43,42 +28,12 @@ const slots = createSlotQueue<{ id: number; request: PageFetchRequest }, PageFet
     .catch(() => ({ ok: false as const, code: 'network' as const, reason: 'The request failed in the crawl worker.' })),
   ({ id }, outcome) => {
     running.delete(id);
-    woken();
     void outcome.then((result) => scope.postMessage({ id, result }));
   },
 );
 
-async function buildCorpus(): Promise<CorpusParts | null> {
-  // The language is detected from the start of the text, as the page would (core/text/language-sample.ts).
-  while (!ended && languageSample(pages).length < LANGUAGE_SAMPLE_CHARS) await more();
-  const language = detectPagesLanguage(pages);
-  if (!isLanguageLoaded(language)) return null;
-  let built = 0;
-  return buildCorpusPartsSliced(pages, { language }, async () => {
-    built++;
-    await yieldBehindTasks();
-    // Requests first: a page is built in only while none runs (or once the page has every page), so the corpus
-    // never holds back a response's hand-over or the next request.
-    while (!ended && (pages.length <= built || slots.running > 0)) await more();
-  });
-}
-
 scope.onmessage = (event: MessageEvent) => {
-  const m = event.data as { type: string; id: number; request?: PageFetchRequest; stored?: boolean; n?: number; page?: SourcePage };
-  if (m.type === 'page' && m.page) {
-    pages.push(m.page);
-    corpus ??= buildCorpus().catch(() => null);
-    woken();
-    return;
-  }
-  if (m.type === 'corpus') {
-    ended = true;
-    woken();
-    void (corpus ?? Promise.resolve(null)).then((parts) => (parts
-      ? (scope as unknown as { postMessage(m: unknown, t: Transferable[]): void }).postMessage({ id: m.id, parts }, [parts.ids.buffer])
-      : scope.postMessage({ id: m.id, parts: null })));
-    return;
-  }
+  const m = event.data as { type: string; id: number; request?: PageFetchRequest; stored?: boolean; n?: number };
   if (m.type === 'init') {
     fetcher = withPageCache(createFetchPageFetcher({ documentOrigin: scope.location.origin }), { mayHoldPages: m.stored !== false });
   } else if (m.type === 'fetch' && fetcher && m.request) {

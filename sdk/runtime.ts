@@ -17,7 +17,6 @@ import { selectSources as selectPassages } from '../core/retrieval/select-source
 import type { Citation, SourcePage } from '../core/sources.js';
 import { loadLanguageOf } from '../core/text/load-language.js';
 import { prepareCorpus } from '../core/text/prepare-corpus.js';
-import { corpusFromParts } from '../core/text/corpus.js';
 import { extractFrom, extractMainContent } from '../adapters/browser/extract-main-content.js';
 import { createAltchaSolver } from '../adapters/remote/altcha-solver.js';
 import { createFetchTransport } from '../adapters/remote/fetch-transport.js';
@@ -278,7 +277,7 @@ async function loadContext(config: KitConfig, emit: Emit, signal: AbortSignal, r
   if (site) {
     // A site: its crawl started with the instance's first sign of use (sdk/site-context.ts); it takes the live page,
     // the extractor, the redactor and the corpus builder from here, and reads, redacts and indexes pages as they come.
-    ({ pages, cut, redacted, corpus } = await (await site).read({ live: () => readLive().catch(() => undefined), extract: extractFrom, prepare: prepareCorpus, fromParts: corpusFromParts, redactor: redactorPromise, onProgress: (p) => emit('progress', p), signal }));
+    ({ pages, cut, redacted, corpus } = await (await site).read({ live: () => readLive().catch(() => undefined), extract: extractFrom, prepare: prepareCorpus, redactor: redactorPromise, onProgress: (p) => emit('progress', p), signal }));
   } else {
     let live: SourcePage | undefined;
     try {

@@ -10,7 +10,7 @@
 import type { KitConfig } from '../core/config/index.js';
 import { KitError } from '../core/errors/index.js';
 import type { SourcePage } from '../core/sources.js';
-import type { Corpus, corpusFromParts } from '../core/text/corpus.js';
+import type { Corpus } from '../core/text/corpus.js';
 import { LANGUAGE_SAMPLE_CHARS, languageSample } from '../core/text/language-sample.js';
 import type { prepareCorpus } from '../core/text/prepare-corpus.js';
 import type { extractFrom } from '../adapters/browser/extract-main-content.js';
@@ -18,7 +18,6 @@ import type { PageRedactor } from './redact-pages.js';
 import type { KitEvents } from './types.js';
 import { crawlSite, createFetchPageFetcher, createTimeSlicer, createWorkerPageFetcher, leanReadability, pageLinks, reportSiteDiscovery, withPageCache, yieldBehindTasks, yieldToMain, type CachedPageFetcher } from './crawl.js';
 import { SDK_VERSION } from './version.js';
-import type { WorkerCorpus } from '../adapters/browser/worker-page-fetcher.js';
 
 /** Where webpack loads the SDK's files from (the directory of kit.js); undefined outside a webpack build. */
 declare const __webpack_public_path__: string | undefined;
@@ -36,8 +35,6 @@ export interface SiteTools {
   readonly extract: typeof extractFrom;
   /** Detects the language, loads its pack and builds the corpus (core/text/prepare-corpus.ts). */
   readonly prepare: typeof prepareCorpus;
-  /** The corpus of parts built in the crawl's worker (core/text/corpus.ts), with the runtime's language resources. */
-  readonly fromParts: typeof corpusFromParts;
   /** Masks the pages (null: nothing to redact). */
   readonly redactor: Promise<PageRedactor> | null;
   readonly onProgress: (p: KitEvents['progress']) => void;
@@ -95,7 +92,7 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
 
   const inPage = withPageCache(createFetchPageFetcher());
   const base = typeof __webpack_public_path__ === 'string' && typeof Worker === 'function' ? __webpack_public_path__ : null;
-  const fetcher: CachedPageFetcher & { close?(): void; corpus?(): WorkerCorpus | null } = base === null ? inPage
+  const fetcher: CachedPageFetcher & { close?(): void } = base === null ? inPage
     : createWorkerPageFetcher({ scriptUrl: new URL(CRAWL_WORKER_FILE, new URL(base, location.href)).href, version: SDK_VERSION, fallback: inPage });
   const parser = new DOMParser();
   const parse = (html: string) => parser.parseFromString(html, 'text/html');
@@ -143,10 +140,6 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
     };
     let corpus: Promise<Corpus> | null = null;
     const build = () => (corpus ??= t.prepare(pages, { pause }));
-    // Where the crawl has a worker, the corpus is built there, off the page's main thread (issue 12 §7): each page is
-    // posted to it as it comes (redacted), and its parts come back at the end. Without one, or where it cannot (a
-    // language other than English, a worker that stopped), here, a page per slice.
-    let remote: WorkerCorpus | null | undefined;
     for (let i = 0; ;) {
       if (i < raw.length) {
         const page = raw[i++]!;
@@ -158,10 +151,8 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
           pages.push(page);
         }
         notify();
-        if (remote === undefined) remote = fetcher.corpus?.() ?? null;
-        remote?.add(pages[pages.length - 1]!);
         // The language is detected from the start of the text: once that is in, later pages cannot change it.
-        if (!remote && !corpus && languageSample(pages).length >= LANGUAGE_SAMPLE_CHARS) build();
+        if (!corpus && languageSample(pages).length >= LANGUAGE_SAMPLE_CHARS) build();
         await slicer.next();
       } else if (ended) {
         break;
@@ -171,11 +162,10 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
     }
     complete = true;
     notify();
-    const parts = remote ? await remote.end() : null;
     const result = await crawl;
     if (config.context.scope === 'site' && !result.aborted) reportSiteDiscovery(result, config.context.sitemap, location.origin);
     if (pages.length === 0) throw new KitError('context_unavailable', 'Kit found no readable text on this page or site.');
-    return { pages, cut: { ...result.truncated }, redacted, corpus: parts ? t.fromParts(parts) : await build() };
+    return { pages, cut: { ...result.truncated }, redacted, corpus: await build() };
   };
   const finish = async (t: SiteTools): Promise<SiteRead> => {
     // The cache's last writes are committed before `ready` (a worker's queue would die with a visitor who navigates

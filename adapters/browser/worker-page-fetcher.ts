@@ -1,6 +1,4 @@
 import type { PageFetchRequest, PageFetchResult } from '../../core/ports/page-fetcher.port.js';
-import type { SourcePage } from '../../core/sources.js';
-import type { CorpusParts } from '../../core/text/corpus.js';
 import { markPageCacheUsed, pageCacheMayHoldPages, type CachedPageFetcher } from './idb-page-cache.js';
 import { createSlotQueue } from './slot-queue.js';
 
@@ -28,19 +26,6 @@ export interface WorkerPageFetcher extends CachedPageFetcher {
   close(): void;
   /** Requests the worker served so far (for tests and the benchmark's diagnosis). */
   readonly served: number;
-  /**
-   * A corpus built in the worker from the pages given to `add` (in order; the text as the corpus must hold it, i.e.
-   * redacted): `end()` resolves its parts (core/text/corpus.ts `corpusFromParts` makes the corpus), or null when the
-   * worker could not build it — it stopped, or the pages' language is not one it has (it ships English only) — and
-   * the caller builds it itself. Null when there is no worker.
-   */
-  corpus(): WorkerCorpus | null;
-}
-
-/** A corpus being built in the worker (WorkerPageFetcher.corpus). */
-export interface WorkerCorpus {
-  add(page: SourcePage): void;
-  end(): Promise<CorpusParts | null>;
 }
 
 type Pending = { readonly request: PageFetchRequest; readonly resolve: (result: PageFetchResult | Promise<PageFetchResult>) => void };
@@ -58,7 +43,6 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
   const { fallback } = options;
   const pending = new Map<number, Pending>();
   const flushes = new Map<number, () => void>();
-  const corpora = new Map<number, (parts: CorpusParts | null) => void>();
   let state: 'starting' | 'ready' | 'failed' = 'starting';
   let worker: Worker | null = null;
   let blobUrl: string | null = null;
@@ -102,8 +86,6 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
     pending.clear();
     for (const done of flushes.values()) done();
     flushes.clear();
-    for (const done of corpora.values()) done(null);
-    corpora.clear();
   };
   let startTimer: ReturnType<typeof setTimeout> | undefined;
   // Started by the first request, in a task after it: creating a worker costs the main thread several milliseconds,
@@ -117,7 +99,7 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
       worker.onerror = (event) => { event.preventDefault(); giveUp(); };
       worker.onmessageerror = () => giveUp();
       worker.onmessage = (event: MessageEvent) => {
-        const m = event.data as { type?: string; version?: string; id?: number; result?: PageFetchResult; parts?: CorpusParts | null };
+        const m = event.data as { type?: string; version?: string; id?: number; result?: PageFetchResult };
         if (m.type === 'ready') {
           clearTimeout(startTimer);
           release();
@@ -139,8 +121,6 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
           waiting.resolve(m.result);
           return;
         }
-        const built = corpora.get(m.id);
-        if (built) { corpora.delete(m.id); built(m.parts ?? null); return; }
         const flushed = flushes.get(m.id);
         if (flushed) { flushes.delete(m.id); flushed(); }
       };
@@ -171,18 +151,5 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
     evict: () => fallback.evict(),
     close: giveUp,
     get served() { return served; },
-    corpus() {
-      if (state === 'failed' || worker === null) return null;
-      const id = nextId++;
-      const parts = new Promise<CorpusParts | null>((resolve) => corpora.set(id, resolve));
-      return {
-        add: ({ url, title, text }) => worker?.postMessage({ type: 'page', page: { url, title, text } }),
-        end: () => {
-          if (worker) worker.postMessage({ type: 'corpus', id });
-          else corpora.get(id)?.(null);
-          return parts;
-        },
-      };
-    },
   };
 }

@@ -92,7 +92,7 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
   const steps = corpusSteps(pages, options);
   for (;;) {
     const step = steps.next(false);
-    if (step.done) return corpusFromParts(step.value);
+    if (step.done) return step.value;
   }
 }
 
@@ -103,37 +103,6 @@ export function buildCorpus(pages: readonly SourcePage[], options: CorpusOptions
  * each pause the shared lexicon's cache of ids is started afresh, so another build in between cannot lend its ids.
  */
 export async function buildCorpusSliced(pages: readonly SourcePage[], options: CorpusOptions, pause: () => Promise<void>): Promise<Corpus> {
-  return corpusFromParts(await buildCorpusPartsSliced(pages, { ...options, language: options.language ?? detectPagesLanguage(pages) }, pause));
-}
-
-/**
- * A corpus's data before its tallies: plain arrays, strings and one Int32Array, so it survives a structured clone.
- * The SDK's crawl worker builds it off the page's main thread (sdk/crawl-worker.ts); {@link corpusFromParts} makes
- * the corpus of it, the same as buildCorpus's.
- */
-export interface CorpusParts {
-  readonly language: Language;
-  readonly stem: boolean;
-  readonly pages: readonly Citation[];
-  readonly chars: number;
-  /** By term id: the term; ids are in order of first occurrence. */
-  readonly terms: readonly string[];
-  /** Every word's term id, in reading order: titles, sentences. */
-  readonly ids: Int32Array;
-  readonly sRanges: readonly number[];
-  readonly sTexts: readonly string[];
-  readonly sPassage: readonly number[];
-  readonly sParagraph: readonly number[];
-  readonly pRanges: readonly number[];
-  readonly passages: readonly Passage[];
-  readonly titleRanges: readonly number[];
-}
-
-/**
- * {@link buildCorpusSliced}'s parts, for a corpus built elsewhere (a worker) and made here by corpusFromParts: the
- * language must be given (its resources as loaded where this runs).
- */
-export async function buildCorpusPartsSliced(pages: readonly SourcePage[], options: CorpusOptions & { readonly language: Language }, pause: () => Promise<void>): Promise<CorpusParts> {
   const steps = corpusSteps(pages, options);
   let paused = false;
   for (;;) {
@@ -145,12 +114,13 @@ export async function buildCorpusPartsSliced(pages: readonly SourcePage[], optio
 }
 
 /** buildCorpus's work, one page per step; `next(true)` says the caller paused (other builds may have run). */
-function* corpusSteps(pages: readonly SourcePage[], options: CorpusOptions): Generator<void, CorpusParts, boolean> {
+function* corpusSteps(pages: readonly SourcePage[], options: CorpusOptions): Generator<void, Corpus, boolean> {
   const passageChars = options.passageChars ?? 600;
   const minParagraph = options.minParagraphChars ?? 120;
   const maxSentence = options.maxSentenceChars ?? 1_000;
   const language = options.language ?? detectPagesLanguage(pages);
   const resources = resourcesFor(language);
+  const stem = options.stem === false ? (w: string): string => w : resources.stem;
 
   const vocabulary = new Map<string, number>();
   const terms: string[] = [];
@@ -230,19 +200,7 @@ function* corpusSteps(pages: readonly SourcePage[], options: CorpusOptions): Gen
     }
     close();
   }
-  return {
-    language, stem: options.stem !== false, pages: pages.map((p) => ({ url: p.url, title: p.title })), chars, terms, ids: buf.slice(0, len),
-    sRanges, sTexts, sPassage, sParagraph, pRanges, passages, titleRanges,
-  };
-}
 
-/** The corpus of {@link CorpusParts} (built here or elsewhere), with this realm's resources for its language. */
-export function corpusFromParts(parts: CorpusParts): Corpus {
-  const { language, terms, ids: buf, sRanges, sTexts, sPassage, sParagraph, pRanges, passages, titleRanges, pages } = parts;
-  const resources = resourcesFor(language);
-  const stem = parts.stem ? resources.stem : (w: string): string => w;
-  const vocabulary = new Map<string, number>();
-  for (let id = 0; id < terms.length; id++) vocabulary.set(terms[id]!, id);
   const nTerms = terms.length;
   const df = new Int32Array(nTerms);
   const tf = new Int32Array(nTerms);
@@ -279,7 +237,7 @@ export function corpusFromParts(parts: CorpusParts): Corpus {
   return {
     language,
     resources,
-    pages,
+    pages: pages.map((p) => ({ url: p.url, title: p.title })),
     passages,
     sentences,
     vocabulary,
@@ -292,7 +250,7 @@ export function corpusFromParts(parts: CorpusParts): Corpus {
     tokenCount,
     titleTerms: pages.map((_, p) => buf.subarray(titleRanges[2 * p]!, titleRanges[2 * p + 1]!)),
     passageTerms: (i: number) => buf.subarray(pRanges[2 * i]!, pRanges[2 * i + 1]!),
-    chars: parts.chars,
+    chars,
     analyze(text: string) {
       const words = tokenize(text);
       return { words, terms: words.map(stem) };

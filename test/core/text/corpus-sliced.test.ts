@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { buildCorpus, buildCorpusPartsSliced, buildCorpusSliced, corpusFromParts, type Corpus } from '../../../core/text/corpus.js';
+import { buildCorpus, buildCorpusSliced, type Corpus } from '../../../core/text/corpus.js';
 import { loadAllLanguages } from '../../../core/text/load-language.js';
 import { prepareCorpus } from '../../../core/text/prepare-corpus.js';
 import type { SourcePage } from '../../../core/sources.js';
@@ -61,20 +61,6 @@ describe('buildCorpusSliced (issue 12: the corpus built a page per task)', () =>
     ]);
     expect(snapshot(sa)).to.deep.equal(snapshot(buildCorpus(a, { language: 'en' })));
     expect(snapshot(sb)).to.deep.equal(snapshot(buildCorpus(b, { language: 'en' })));
-  });
-
-  it('gives parts that make the same corpus after a structured clone (the SDK builds them in its crawl worker)', async () => {
-    for (const pages of [P, EN]) {
-      const language = buildCorpus(pages).language;
-      let pauses = 0;
-      const parts = await buildCorpusPartsSliced(pages, { language }, async () => { pauses++; });
-      expect(pauses).to.equal(pages.length);
-      const copy = structuredClone(parts, { transfer: [parts.ids.buffer] });
-      expect(parts.ids.length).to.equal(0); // transferred, not copied
-      const c = corpusFromParts(copy);
-      expect(c.resources).to.equal(buildCorpus(pages).resources); // this realm's resources for the language
-      expect(snapshot(c)).to.deep.equal(snapshot(buildCorpus(pages, { language })));
-    }
   });
 
   it('is what prepareCorpus builds when given a pause', async () => {
