@@ -7,27 +7,10 @@
  * failures listed by `--fail-valid` only).
  * `npx tsx scripts/eval/experiments/gate-dev.ts '{"minCoverage":0.3}' [--fail] [--cv] [--extra] [--no-squad] [--no-remote]`
  */
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { checkGrounding, type GroundingOptions } from '../../../core/grounding/index.js';
-import { loadAllLanguages, prepareCorpus, type Corpus } from '../../../core/text/index.js';
-import { loadPageCases } from '../build-pages-cases.js';
+import { loadAllLanguages } from '../../../core/text/index.js';
+import { validCases } from './gate-valid.js';
 import { extraCases, extra2Cases, pageCases, squadCases, rates, remoteVerdicts, type GateCase, type Rates } from '../grounding-report.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** Session 11's validation batch (gate-valid-questions.txt), each page a one-page corpus as grounding-report.ts builds it. */
-export async function validCases(): Promise<GateCase[]> {
-  const cs = loadPageCases(resolve(here, '..', '..', '..', '..', 'shared', 'eval', 'pages'), join(here, 'gate-valid-questions.txt'));
-  const corpora = new Map<string, Corpus>();
-  const out: GateCase[] = [];
-  for (const c of cs) {
-    let corpus = corpora.get(c.case);
-    if (!corpus) { corpus = await prepareCorpus([{ url: `eval:${c.case}`, title: c.title, text: c.page }]); corpora.set(c.case, corpus); }
-    out.push({ corpus, text: `${c.title}\n\n${c.page}`, question: c.question, expect: c.kind === 'answerable' || c.kind === 'page' ? 'answer' : 'refuse', kind: c.kind });
-  }
-  return out;
-}
 
 const fmt = (r: Rates): string => `${r.balanced.toFixed(4)} / ${(100 * r.frr).toFixed(2)} % / ${(100 * r.far).toFixed(2)} %  ${Object.entries(r.byKind).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' · ')}`;
 
