@@ -17,7 +17,7 @@ export interface PageVerdict {
 }
 
 /** The evidence that the question is about each page holding at least one of its content words. */
-export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>, central = 0, centralMode = 0): PageVerdict[] {
+export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): PageVerdict[] {
   const { onTopicRate, countCap, passageWeight, missingNamePenalty } = GROUNDING_DEFAULTS;
   const n = corpus.passages.length;
   if (n === 0) return [];
@@ -60,8 +60,6 @@ export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], na
     const length = Math.max(corpus.pageTokenCount[page]!, 1);
     const matched: string[] = [];
     let evidence = absent + passageWeight * bestPassage[page]!;
-    let eligible = central > 0;
-    if (eligible && centralMode >= 3) for (let k = 0; k < m; k++) if (counts[page * m + k] === 0 && (content[k]!.rank >= GROUNDING_DEFAULTS.unknownRank || names.has(content[k]!.word))) eligible = false;
     for (let k = 0; k < m; k++) {
       const count = Math.min(counts[page * m + k]!, countCap);
       if (count === 0) continue;
@@ -69,15 +67,7 @@ export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], na
       // Poisson log-likelihood ratio of the word's count in the page: "the question is about this page"
       // (rate λ + onTopicRate) against "it is not" (rate λ, the word's general frequency over the page's length).
       const lambda = (length * 0.1) / c.rank; // Zipf: p(rank r) ≈ 0.1 / r
-      let llr = count * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
-      if (eligible) {
-        const all = counts[page * m + k]!;
-        let key = 0;
-        if (centralMode === 0 || centralMode === 3) key = all > lambda ? all * Math.log(all / lambda) - (all - lambda) : 0; // Dunning keyness
-        else if (centralMode === 1 || centralMode === 4) key = 0; // presence floor only
-        else { const np = passagesOf(corpus, page); const p0 = 1 - Math.exp(-(length / np) * 0.1 / c.rank); const df = pageDf[page * m + k]!; const ph = df / np; key = ph > p0 ? df * Math.log(ph / p0) + (np - df) * (ph < 1 ? Math.log((1 - ph) / (1 - p0)) : 0) : 0; }
-        llr = Math.max(llr, Math.min(key, central));
-      }
+      const llr = count * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
       evidence += llr + onTopicRate + (names.has(c.word) ? missingNamePenalty : 0); // undo the "absent" share
       // Matched: more frequent on the page than chance, or held by the page's best passage — the place the
       // question's words meet. On a long page (a catalogue) a word of one item occurs no more often than its
@@ -96,13 +86,6 @@ export function rankOf(term: string, word: string, res: LanguageResources): numb
   // stemmed corpus: the fallback's unstemmed words would meet Porter stems by accident.
   const r = Math.min(res.commonRank(term), res.language === 'en' || !res.loaded ? Infinity : commonRank(term, 'en'));
   return Number.isFinite(r) ? r : GROUNDING_DEFAULTS.unknownRank;
-}
-
-const passageCounts = new WeakMap<Corpus, Int32Array>();
-function passagesOf(corpus: Corpus, page: number): number {
-  let a = passageCounts.get(corpus);
-  if (!a) { a = new Int32Array(corpus.pages.length); for (const p of corpus.passages) a[p.page]!++; passageCounts.set(corpus, a); }
-  return Math.max(a[page]!, 1);
 }
 
 // One score array per corpus, reused by every decision (the gate is synchronous, so never shared mid-use).

@@ -94,9 +94,6 @@ export interface GroundingOptions {
   readonly instructionSentence?: boolean;
   /** "How do people *pay*?" asks for a way of paying, not a price (English; "how much do they pay?" does). Default true (session 10). */
   readonly mannerNotPrice?: boolean;
-  /** Experimental (session 11). */
-  readonly centralWords?: number;
-  readonly centralMode?: number;
 }
 
 export { GROUNDING_DEFAULTS };
@@ -171,7 +168,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
   const candidates: PageVerdict[] = [];
-  const verdicts = pageVerdicts(corpus, content, names, options.centralWords ?? 0, options.centralMode ?? 0);
+  const verdicts = pageVerdicts(corpus, content, names);
   // A short question (one or two content words, no name) needs 2 nats a word, and two words' worth at least.
   const short = (options.shortQuestions ?? GROUNDING_DEFAULTS.shortQuestions) && content.length <= 2 && !content.some((c) => names.has(c.word));
   const floor = short ? Math.min(minEvidence, 2 * GROUNDING_DEFAULTS.onTopicRate) : minEvidence;
