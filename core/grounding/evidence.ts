@@ -73,7 +73,7 @@ export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], na
       const lambda = (length * 0.1) / c.rank; // Zipf: p(rank r) ≈ 0.1 / r
       let llr = count * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
       // A word of the page's title: the page names its subject with it. On a long page a common word's capped count
-      // says little (a word of rank 700 in nearly every passage of a 4,000-word page earns 2.3 nats, one of rank 2,000
+      // says little (a word of rank 700 in nearly every passage of a 4,000-word page earns 2.5 nats, one of rank 2,000
       // on an 18,000-word page 1.5) — the title says what the page is about (session 11, `titleTopic`).
       if (titleTopic && llr < 2 * onTopicRate && corpus.titleTerms[page]!.includes(c.id!)) llr = 2 * onTopicRate;
       evidence += llr + onTopicRate + (names.has(c.word) ? missingNamePenalty : 0); // undo the "absent" share
