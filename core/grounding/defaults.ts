@@ -30,4 +30,5 @@ export const GROUNDING_DEFAULTS = Object.freeze({
   kindInSentence: true,
   shortQuestions: true,
   instructionSentence: true,
+  titleTopic: true,
 });

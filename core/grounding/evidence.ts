@@ -16,8 +16,12 @@ export interface PageVerdict {
   readonly df: Int32Array;
 }
 
-/** The evidence that the question is about each page holding at least one of its content words. */
-export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>): PageVerdict[] {
+/**
+ * The evidence that the question is about each page holding at least one of its content words. With `titleTopic`, a
+ * word of the page's title counts at least two words' worth (2 × `onTopicRate`): the title is the page's own word for
+ * its subject, however common the word or long the page (session 11).
+ */
+export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>, titleTopic = false): PageVerdict[] {
   const { onTopicRate, countCap, passageWeight, missingNamePenalty } = GROUNDING_DEFAULTS;
   const n = corpus.passages.length;
   if (n === 0) return [];
@@ -67,7 +71,11 @@ export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], na
       // Poisson log-likelihood ratio of the word's count in the page: "the question is about this page"
       // (rate λ + onTopicRate) against "it is not" (rate λ, the word's general frequency over the page's length).
       const lambda = (length * 0.1) / c.rank; // Zipf: p(rank r) ≈ 0.1 / r
-      const llr = count * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
+      let llr = count * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
+      // A word of the page's title: the page names its subject with it. On a long page a common word's capped count
+      // says little (a word of rank 700 in nearly every passage of a 4,000-word page earns 2.5 nats, one of rank 2,000
+      // on an 18,000-word page 1.5) — the title says what the page is about (session 11, `titleTopic`).
+      if (titleTopic && llr < 2 * onTopicRate && corpus.titleTerms[page]!.includes(c.id!)) llr = 2 * onTopicRate;
       evidence += llr + onTopicRate + (names.has(c.word) ? missingNamePenalty : 0); // undo the "absent" share
       // Matched: more frequent on the page than chance, or held by the page's best passage — the place the
       // question's words meet. On a long page (a catalogue) a word of one item occurs no more often than its

@@ -94,6 +94,12 @@ export interface GroundingOptions {
   readonly instructionSentence?: boolean;
   /** "How do people *pay*?" asks for a way of paying, not a price (English; "how much do they pay?" does). Default true (session 10). */
   readonly mannerNotPrice?: boolean;
+  /**
+   * A question's word that the page's title holds counts at least two words' worth of evidence (2 × `onTopicRate`, 4
+   * nats): the title is the page's own word for its subject, however common the word or long the page ("What's the
+   * oldest film on the list?" on a "List of films featuring time loops"). Default true (session 11).
+   */
+  readonly titleTopic?: boolean;
 }
 
 export { GROUNDING_DEFAULTS };
@@ -168,7 +174,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
   const candidates: PageVerdict[] = [];
-  const verdicts = pageVerdicts(corpus, content, names);
+  const verdicts = pageVerdicts(corpus, content, names, options.titleTopic ?? GROUNDING_DEFAULTS.titleTopic);
   // A short question (one or two content words, no name) needs 2 nats a word, and two words' worth at least.
   const short = (options.shortQuestions ?? GROUNDING_DEFAULTS.shortQuestions) && content.length <= 2 && !content.some((c) => names.has(c.word));
   const floor = short ? Math.min(minEvidence, 2 * GROUNDING_DEFAULTS.onTopicRate) : minEvidence;

@@ -10,11 +10,12 @@ import { pageVerdicts } from '../../../core/grounding/evidence.js';
 import { loadAllLanguages } from '../../../core/text/index.js';
 import { pageCases } from '../grounding-report.js';
 import { extraCases, extra2Cases } from '../grounding-report.js';
+import { validCases } from './gate-valid.js';
 
 async function main(): Promise<void> {
   await loadAllLanguages();
   const needle = process.argv[2]!;
-  const cases = [...await pageCases('dev'), ...await extraCases(), ...await extra2Cases()];
+  const cases = [...await pageCases('dev'), ...await extraCases(), ...await extra2Cases(), ...(process.argv.includes('--valid') ? await validCases() : [])];
   for (const c of cases.filter((x) => x.question.includes(needle))) {
     const r = checkGrounding(c.corpus, c.question);
     const q = analyzeQuestion(c.corpus, c.question);

@@ -162,6 +162,22 @@ describe('checkGrounding', () => {
     expect(checkGrounding(corpus, 'What was the office?').grounded).to.equal(false);
   });
 
+  it('counts a word of the page\'s title as the page\'s subject however common the word and long the page (titleTopic)', () => {
+    const films = ['Northbound', 'The Long Hour', 'Second Morning', 'Dry Season', 'Paper Moons', 'The Quiet Shore', 'Glasshouse', 'Lantern Street'];
+    const parts: string[] = [];
+    for (let i = 0; i < 120; i++) parts.push(`${films[i % 8]} (${1950 + i}). In this film a man wakes on the same morning again and again until he learns to be kind to his neighbours; critics called the film a small gem of the decade. `.repeat(2));
+    const text = parts.join('\n\n');
+    const titled = buildCorpus([{ url: 'https://films.example/list', title: 'Films about repeated days', text }]);
+    // "film" is in every passage of an 8,000-word page: its capped count earns under a nat, a short question needs 4.
+    expect(checkGrounding(titled, 'What is the film about?')).to.include({ grounded: true, reason: 'matched' });
+    expect(checkGrounding(titled, 'What is the film about?', { titleTopic: false })).to.include({ grounded: false, reason: 'weak_evidence' });
+    // Only the title's words: the same page under another title.
+    const untitled = buildCorpus([{ url: 'https://films.example/list', title: 'Stories about repeated days', text }]);
+    expect(checkGrounding(untitled, 'What is the film about?')).to.include({ grounded: false, reason: 'weak_evidence' });
+    // A name the page never writes still outweighs it.
+    expect(checkGrounding(titled, 'Which film won an Oscar?').grounded).to.equal(false);
+  });
+
   it('answers a visitor\'s how-to only where the sentence saying the action reads as instructions or gives a method (instructionSentence)', () => {
     const rant = buildCorpus([{ url: 'https://blog.example/rant', title: 'Why I stopped using desktop publishing suites', text: [
       'This release made me angrier than installing Acrobat on a Mac ever did. The updater failed twice. The program then hung for an hour. You would think a company that size could ship a working updater.',
