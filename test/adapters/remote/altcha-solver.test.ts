@@ -154,9 +154,10 @@ const W=window.Worker;window.workers=0;window.Worker=class extends W{constructor
       const result = await solveIn('/csp.html', c);
       expect(await verifySolution(result.solution, HMAC_KEY)).to.equal(true);
       expect(result.violations).to.include('worker-src');
-      // Wall-clock task lengths stretch on a loaded machine; that the page's own timers kept running does not.
-      expect(result.ticks).to.be.at.least(Math.min(10, Math.floor(result.ms / 40)));
-      expect(result.ticks).to.be.at.least(3);
+      // It yielded again and again: the page's own 4 ms timer kept running while it solved (a solver that never
+      // yields lets it run 0 times). Not a rate against wall time: on a loaded machine the renderer is descheduled
+      // and wall time stretches while the solver's slices (8 ms each) do not — a per-40-ms floor failed in CI that way.
+      expect(result.ticks).to.be.at.least(5);
     });
 
     it('terminates the worker and rejects when the signal aborts', async () => {
