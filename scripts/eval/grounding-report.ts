@@ -40,7 +40,7 @@ export function rates(cases: readonly GateCase[], decide: (c: GateCase) => boole
 }
 
 /** Gate cases from a questions file on the shared pages, each page a one-page corpus (as the SDK builds it). */
-async function casesFrom(questions: string, split?: 'dev' | 'heldout'): Promise<GateCase[]> {
+export async function casesFrom(questions: string, split?: 'dev' | 'heldout'): Promise<GateCase[]> {
   const cs = loadPageCases(join(shared, 'pages'), questions).filter((c) => split === undefined || c.split === split);
   const corpora = new Map<string, Corpus>();
   const out: GateCase[] = [];

@@ -135,6 +135,15 @@ export function crossValidate(rows: readonly CvRow[], cols: readonly number[], r
   return { dev: avg((r) => r.dev), devNo: avg((r) => r.devNo), tune: avg((r) => r.tune), tuneNo: avg((r) => r.tuneNo), thresholds: runs[0]!.thresholds };
 }
 
+/** Each set's figures from per-row scores `p` and threshold `t`. */
+function bySet(rows: readonly CvRow[], p: readonly number[], t: number): Pick<CvResult, 'dev' | 'devNo' | 'tune' | 'tuneNo'> {
+  const part = (set: CvRow['set']) => {
+    const idx = rows.map((r, i) => (r.set === set ? i : -1)).filter((i) => i >= 0);
+    return stat(idx.map((i) => rows[i]!), idx.map((i) => p[i]!), t);
+  };
+  return { dev: part('dev'), devNo: part('devNo'), tune: part('tune'), tuneNo: part('tuneNo') };
+}
+
 function crossValidateOnce(rows: readonly CvRow[], cols: readonly number[], rule: (train: readonly CvRow[], p: readonly number[]) => number, k: number, l2: number, seed: number): CvResult {
   const fi = folds(rows, k, seed);
   const p = new Array<number>(rows.length).fill(0);
@@ -146,22 +155,14 @@ function crossValidateOnce(rows: readonly CvRow[], cols: readonly number[], rule
     ts.push(t);
     rows.forEach((r, i) => { if (fi[i] === f) p[i] = score(m, r.x) - t; });
   }
-  const part = (set: CvRow['set']) => {
-    const idx = rows.map((r, i) => (r.set === set ? i : -1)).filter((i) => i >= 0);
-    return stat(idx.map((i) => rows[i]!), idx.map((i) => p[i]!), 0);
-  };
-  return { dev: part('dev'), devNo: part('devNo'), tune: part('tune'), tuneNo: part('tuneNo'), thresholds: ts };
+  return { ...bySet(rows, p, 0), thresholds: ts };
 }
 
 export function inSample(rows: readonly CvRow[], cols: readonly number[], rule: (train: readonly CvRow[], p: readonly number[]) => number, l2 = 0.01): CvResult & { w: number[] } {
   const m = fit(rows, cols, SIGNS, l2);
   const p = rows.map((r) => score(m, r.x));
   const t = rule(rows, p);
-  const part = (set: CvRow['set']) => {
-    const idx = rows.map((r, i) => (r.set === set ? i : -1)).filter((i) => i >= 0);
-    return stat(idx.map((i) => rows[i]!), idx.map((i) => p[i]!), t);
-  };
-  return { dev: part('dev'), devNo: part('devNo'), tune: part('tune'), tuneNo: part('tuneNo'), thresholds: [t], w: m.w.map((v) => Math.round(v * 100) / 100) };
+  return { ...bySet(rows, p, t), thresholds: [t], w: m.w.map((v) => Math.round(v * 100) / 100) };
 }
 
 const fmt = (s: Stat) => `${s.answered.toFixed(3)} / ${s.top1.toFixed(3)} / ${s.wrong.toFixed(3)}`;
@@ -217,19 +218,5 @@ export function cvThreshold(rows: readonly CvRow[], cols: readonly number[], tar
 
 /** Nested: the outer folds' questions scored by a model and a CV-chosen threshold that never saw their pages. */
 export function nestedCv(rows: readonly CvRow[], cols: readonly number[], target: number, k = 7, l2 = 0.01, inner = 5, seed = 0): CvResult {
-  const fi = folds(rows, k, seed + 11);
-  const p = new Array<number>(rows.length).fill(0);
-  const ts: number[] = [];
-  for (let f = 0; f < k; f++) {
-    const train = rows.filter((_, i) => fi[i] !== f);
-    const m = fit(train, cols, SIGNS, l2);
-    const t = goalThreshold(train, outOfFold(train, cols, inner, l2, 1), target);
-    ts.push(t);
-    rows.forEach((r, i) => { if (fi[i] === f) p[i] = score(m, r.x) - t; });
-  }
-  const part = (set: CvRow['set']) => {
-    const idx = rows.map((r, i) => (r.set === set ? i : -1)).filter((i) => i >= 0);
-    return stat(idx.map((i) => rows[i]!), idx.map((i) => p[i]!), 0);
-  };
-  return { dev: part('dev'), devNo: part('devNo'), tune: part('tune'), tuneNo: part('tuneNo'), thresholds: ts };
+  return crossValidateOnce(rows, cols, (train) => goalThreshold(train, outOfFold(train, cols, inner, l2, 1), target), k, l2, seed + 11);
 }
