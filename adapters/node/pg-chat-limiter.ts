@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { embeddedWorkerOf } from './knex-database.js';
+import { latencyMarks } from './latency-marks.js';
 import type { WorkerStep } from './pglite-protocol.js';
 
 /** The limits one `/chat` admission is checked against (the organisation's plan). */
@@ -471,8 +472,9 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       return;
     }
     queue.running = true;
-    const t0 = performance.now();
-    runBatch(batch).finally(() => (globalThis as { __kitSpan?: (name: string, t0: number, t1: number) => void }).__kitSpan?.(`settle:${batch.length}`, t0, performance.now())).then(
+    const span = latencyMarks.span;
+    const t0 = span ? performance.now() : 0;
+    (span ? runBatch(batch).finally(() => span(`settle:${batch.length}`, t0, performance.now())) : runBatch(batch)).then(
       () => batch.forEach((p) => p.resolve()),
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     ).finally(() => {
@@ -616,7 +618,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       return;
     }
     queue.running = true;
-    const tr = (globalThis as { __kitTrace?: (id: string, name: string, value?: number) => void }).__kitTrace;
+    const tr = latencyMarks.mark;
     if (tr) {
       const now = performance.now();
       for (const p of batch) tr(p.request.requestId, 'sent', now), tr(p.request.requestId, 'batch', batch.length);
@@ -686,7 +688,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       return new Promise<ChatAdmission>((resolve, reject) => {
         let queue = admissions.get(group);
         if (!queue) admissions.set(group, (queue = { pending: [], running: false, start, end }));
-        (globalThis as { __kitTrace?: (id: string, name: string) => void }).__kitTrace?.(request.requestId, 'queued');
+        latencyMarks.mark?.(request.requestId, 'queued');
         queue.pending.push({ request, resolve, reject });
         runAdmissions(group);
       });

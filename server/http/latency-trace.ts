@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { latencyMarks } from '../../adapters/node/latency-marks.js';
 
 export interface LatencyTrace {
   request(req: IncomingMessage, res: ServerResponse): void;
@@ -18,14 +19,13 @@ function create(file: string): LatencyTrace {
   const requests: Array<{ t0: number; t1: number; path: string; marks: Marks | null }> = [];
   const gcs: Array<[number, number, number]> = [];
   const byId = new Map<string, Marks>();
-  // The chat limiter marks admissions through this hook (adapters never import server code).
-  (globalThis as { __kitTrace?: (id: string, name: string, value?: number) => void }).__kitTrace = (id, name, value) => {
+  latencyMarks.mark = (id, name, value) => {
     let m = byId.get(id);
     if (!m) byId.set(id, (m = {}));
     m[name] = value ?? performance.now();
   };
   const spans: Array<[string, number, number]> = [];
-  (globalThis as { __kitSpan?: (name: string, t0: number, t1: number) => void }).__kitSpan = (name, t0, t1) => void spans.push([name, t0, t1]);
+  latencyMarks.span = (name, t0, t1) => void spans.push([name, t0, t1]);
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) gcs.push([e.startTime, e.duration, ((e as PerformanceEntry & { detail?: { kind?: number } }).detail)?.kind ?? 0]);
   }).observe({ entryTypes: ['gc'] });

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { Logger } from 'pino';
+import { latencyMarks } from '../../adapters/node/latency-marks.js';
 import type { ChatLimiter } from '../../adapters/node/pg-chat-limiter.js';
 import { isKitError, KitError, type ServerErrorCode } from '../../core/errors/index.js';
 import { checkGrounding, refusalMessage } from '../../core/grounding/index.js';
@@ -413,7 +414,7 @@ export class ChatService {
   async #answer(chat: AdmittedChat, requestId: string, sink: ChatSink, controller: AbortController, entry: InFlight): Promise<void> {
     const model = this.inference.model;
     const startedAt = performance.now();
-    (globalThis as { __kitTrace?: (id: string, name: string) => void }).__kitTrace?.(requestId, 'run');
+    latencyMarks.mark?.(requestId, 'run');
     const meter: Meter = { model, status: 'error', finishReason: null, errorCode: null, inputTokens: 0, outputTokens: 0, citations: [] };
     try {
       const head = chat.speculation ? await chat.speculation.head : null;
@@ -451,7 +452,7 @@ export class ChatService {
       // The answer is final: the settlement goes to its (batched) statement and the response ends without waiting
       // for it. The reservation stays held until the statement commits, so the month is never over-spent; a process
       // killed in between leaves the row `reserved` until the sweep releases it (RESERVATION_TTL_MS).
-      (globalThis as { __kitTrace?: (id: string, name: string) => void }).__kitTrace?.(requestId, 'answered');
+      latencyMarks.mark?.(requestId, 'answered');
       entry.settling = this.#settle(chat, { ...meter, latencyMs: performance.now() - startedAt });
       await sink.end().catch(() => undefined);
     }
