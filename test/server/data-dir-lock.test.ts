@@ -39,8 +39,8 @@ describe('KIT_DATA_DIR lock (real server processes on one directory)', function 
   this.timeout(240_000);
   let dir: string;
   const children: ChildServer[] = [];
-  const start = async (env: Record<string, string> = {}) => {
-    const child = await startChildServer({ KIT_DATA_DIR: dir, KIT_DEMO: 'false', ...env });
+  const start = async (env: Record<string, string> = {}, onSpawn?: Parameters<typeof startChildServer>[1]) => {
+    const child = await startChildServer({ KIT_DATA_DIR: dir, KIT_DEMO: 'false', ...env }, onSpawn);
     children.push(child);
     return child;
   };
@@ -79,8 +79,19 @@ describe('KIT_DATA_DIR lock (real server processes on one directory)', function 
     const blue = await start();
     const email = `bluegreen-${Date.now()}@example.test`;
     expect(await signup(blue.url, email)).to.equal(201);
-    const green = start({ KIT_DATA_DIR_LOCK_WAIT_MS: '60000' });
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Green is started and logs that it waits (its own start takes seconds on a loaded machine: a fixed pause raced it).
+    let waiting!: Promise<void>;
+    const green = start({ KIT_DATA_DIR_LOCK_WAIT_MS: '60000' }, (child) => {
+      waiting = new Promise((resolve) => {
+        let out = '';
+        const seen = (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('"msg":"data directory in use; waiting for its holder to exit"')) { child.stdout!.off('data', seen); resolve(); }
+        };
+        child.stdout!.on('data', seen);
+      });
+    });
+    await Promise.race([waiting, green.then(() => { throw new Error('green listened while blue held the lock'); })]);
     // Green is waiting, not serving: blue still answers alone.
     expect(await signup(blue.url, `blue-only-${Date.now()}@example.test`)).to.equal(201);
     expect(await blue.stop('SIGTERM')).to.equal(0);

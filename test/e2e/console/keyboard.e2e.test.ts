@@ -327,4 +327,4 @@ describeConsole('console by keyboard alone', (suite) => {
     expect(lines[1]).to.include('capital of France');
     await closeClean(owner);
   });
-});
+}, { bothDatabases: true });

@@ -24,9 +24,16 @@ export function ensureConsoleBuilt(): void {
   if (r.status !== 0) throw new Error('console build failed');
 }
 
-/** The databases the console's flows run on: the embedded default and PostgreSQL 15 when installed. */
-export function consoleTargets(): ('pglite' | 'postgres')[] {
-  return postgresAvailable() || process.env.KIT_REQUIRE_POSTGRES === '1' ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * The databases a console flow runs on. What the console does in the browser does not depend on the database behind
+ * the API, whose routes the server suite runs on both: each flow runs on the embedded default (what `npm start`
+ * gives a new user), and the keyboard walk through the whole owner's loop also on PostgreSQL 15 when installed — so
+ * both databases are driven end to end from a browser without every flow paying twice.
+ * `KIT_CONSOLE_E2E_BOTH=1` runs every flow on both.
+ */
+export function consoleTargets(bothDatabases = false): ('pglite' | 'postgres')[] {
+  const postgres = postgresAvailable() || process.env.KIT_REQUIRE_POSTGRES === '1';
+  return postgres && (bothDatabases || process.env.KIT_CONSOLE_E2E_BOTH === '1') ? ['pglite', 'postgres'] : ['pglite'];
 }
 
 let databases = 0;
@@ -123,11 +130,11 @@ export interface ConsoleSuite {
 }
 
 /**
- * A describe block per database (`consoleTargets()`), titled "<title> (Chromium, real server on <db>)", whose tests
- * read `suite.stack` and `suite.browser` (started once per test process and shared by every console file).
+ * A describe block per database (`consoleTargets(bothDatabases)`), titled "<title> (Chromium, real server on <db>)",
+ * whose tests read `suite.stack` and `suite.browser` (started once per test process and shared by every console file).
  */
-export function describeConsole(title: string, body: (suite: ConsoleSuite) => void, timeout = 180_000): void {
-  for (const target of consoleTargets()) {
+export function describeConsole(title: string, body: (suite: ConsoleSuite) => void, { timeout = 180_000, bothDatabases = false } = {}): void {
+  for (const target of consoleTargets(bothDatabases)) {
     describe(`${title} (Chromium, real server on ${target})`, function () {
       this.timeout(timeout);
       const suite = { target } as { stack: ConsoleStack; browser: Browser; target: 'pglite' | 'postgres' };

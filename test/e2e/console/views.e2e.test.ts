@@ -30,7 +30,7 @@ describeConsole('console views: axe, 375 px, light and dark, live preview', (sui
   });
 
   // What the views render does not depend on the database behind the API: the axe and width audit runs once, on the
-  // embedded default (the live preview below and the keyboard flows run on both databases).
+  // embedded default, also when KIT_CONSOLE_E2E_BOTH=1 runs the live preview below on both databases.
   if (suite.target === 'pglite') for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 375] as const) {
       it(`every view has no serious or critical axe violation and no sideways scrolling (${scheme}, ${width} px)`, async () => {
@@ -88,4 +88,4 @@ describeConsole('console views: axe, 375 px, light and dark, live preview', (sui
     expect(problems.csp).to.deep.equal([]);
     await context.close();
   });
-}, 240_000);
+}, { timeout: 240_000 });

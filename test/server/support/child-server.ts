@@ -16,13 +16,14 @@ export interface ChildServer {
 /**
  * Starts the real server (`node --import tsx server/main.ts`) on a free loopback port with `env` on top of this
  * process's environment, and resolves once it has printed its listening line (and its start banner on stderr,
- * unless the demo is off).
+ * unless the demo is off). `onSpawn` sees the process at once, before it listens (to watch what it logs meanwhile).
  */
-export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
+export async function startChildServer(env: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<ChildServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', KIT_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  onSpawn?.(child);
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
