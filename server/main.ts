@@ -20,7 +20,7 @@ try {
   }
   throw err;
 }
-const { logger, flush, flushSync } = createProcessLogger(config.logLevel);
+const { logger, flush, drain } = createProcessLogger(config.logLevel);
 
 // Every line the process writes is one JSON object: Node's own warnings (multi-line on stderr by default) and
 // crashes go through the logger too.
@@ -28,8 +28,7 @@ process.removeAllListeners('warning');
 process.on('warning', (warning) => logger.warn({ err: { type: warning.name, message: warning.message, stack: warning.stack } }, 'node warning'));
 process.on('uncaughtException', (err, origin) => {
   logger.fatal({ err, origin }, 'uncaught exception; exiting');
-  flushSync();
-  process.exit(1);
+  void drain(200).then(() => process.exit(1)); // brief: the process is in an unknown state
 });
 
 async function openDatabase(): Promise<KnexDatabase> {
@@ -44,7 +43,7 @@ async function openDatabase(): Promise<KnexDatabase> {
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       logger.fatal({ data_dir: err.dataDir, holder_pid: err.holder?.pid ?? null, holder_host: err.holder?.hostname ?? null }, 'data directory in use');
-      flushSync();
+      await drain();
       process.stderr.write(`kit: ${err.message}\nStop that process first, or set KIT_DATA_DIR_LOCK_WAIT_MS to wait for it (docs/operations.md).\n`);
       process.exit(EXIT_LOCKED);
     }
@@ -97,7 +96,7 @@ async function stop(signal: string): Promise<void> {
   await platform.close();
   await database.close();
   logger.info('stopped');
-  flushSync();
+  await drain();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop('SIGINT'));
