@@ -10,7 +10,7 @@ const GROUNDING: GroundingWords = {
   pageDeictic: 'diese dieser dieses seite artikel text inhalt webseite',
   pageFiller: 'mir bitte gib kannst konnen wichtigsten punkte thema es',
   selfNouns: 'artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor autorin blog video anleitung liste webseite geschichte marchen fabel rezept ankundigung studie brief rede kapitel zeitung zeitschrift textes artikels berichts beitrags reporter journalist journalistin experiment forschung umfrage dokumentation test',
-  selfTopics: 'these argument argumente punkt fazit schluss schlussfolgerung botschaft lehre moral meinung urteil kernaussage idee thema titel uberschrift hauptaussage ergebnisse ergebnis',
+  selfTopics: 'these argument argumente punkt fazit schluss schlussfolgerung botschaft lehre moral meinung urteil kernaussage idee thema titel uberschrift hauptaussage ergebnisse ergebnis ratschlag ratschlage tipp tipps empfehlung empfehlungen',
   selfVerbs: 'geschrieben schrieb verfasst empfiehlt veroffentlicht berichtet getestet',
   determiners: 'der die das dem den des diese dieser dieses diesem im',
   amount: 'wieviel wieviele',

@@ -10,7 +10,7 @@ const GROUNDING: GroundingWords = {
   pageDeictic: 'essa esse isso esta este pagina artigo site texto conteudo',
   pageFiller: 'pode podes favor principais principal',
   selfNouns: 'artigo pagina texto noticia materia reportagem cronica coluna editorial entrevista analise resenha critica autor autora site blog video guia tutorial lista historia conto fabula receita anuncio estudo carta discurso capitulo jornalista jornal revista experimento pesquisa documentacao',
-  selfTopics: 'tese argumento argumentos ponto conclusao conclusoes mensagem licao licoes moral opiniao veredito posicao ideia ideias tema assunto titulo resultados',
+  selfTopics: 'tese argumento argumentos ponto conclusao conclusoes mensagem licao licoes moral opiniao veredito posicao ideia ideias tema assunto titulo resultados conselho conselhos dica dicas recomendacao recomendacoes',
   selfVerbs: 'escreveu escrito recomenda anuncia publicou publicado publicada assina assinou',
   determiners: 'o a os as este esta esse essa do da seu sua',
   amount: 'quanto quanta quantos quantas',
