@@ -21,7 +21,7 @@ export interface PageVerdict {
  * word of the page's title counts at least two words' worth (2 × `onTopicRate`): the title is the page's own word for
  * its subject, however common the word or long the page (session 11).
  */
-export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>, titleTopic = false, related?: readonly (readonly { id: number; rank: number }[])[], relatedWeight = 0.5, relatedMatch = false): PageVerdict[] {
+export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], names: ReadonlySet<string>, titleTopic = false): PageVerdict[] {
   const { onTopicRate, countCap, passageWeight, missingNamePenalty } = GROUNDING_DEFAULTS;
   const n = corpus.passages.length;
   if (n === 0) return [];
@@ -49,34 +49,6 @@ export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], na
       score[p]! += idf;
     }
   });
-  // Related words (scratch): by page and content word, the best log-likelihood ratio of a related word the page holds.
-  let relBest: Float64Array | null = null;
-  if (related) {
-    const rb = relBest = new Float64Array(pages * m);
-    const tmp = new Int32Array(pages);
-    content.forEach((c, k) => {
-      const rs = related[k];
-      if (!rs || rs.length === 0) return;
-      for (const r of rs) {
-        const list = corpus.passagesWith(r.id);
-        const occ = corpus.passageCounts(r.id);
-        tmp.fill(0);
-        for (let i = 0; i < list.length; i++) {
-          const p = list[i]!;
-          const page = corpus.passages[p]!.page;
-          tmp[page]! += occ[i]!;
-        }
-        for (let page = 0; page < pages; page++) {
-          const cnt = Math.min(tmp[page]!, countCap);
-          if (cnt === 0) continue;
-          const length = Math.max(corpus.pageTokenCount[page]!, 1);
-          const lambda = (length * 0.1) / r.rank;
-          const llr = cnt * Math.log((lambda + onTopicRate) / lambda) - onTopicRate;
-          if (llr > rb[page * m + k]!) rb[page * m + k] = llr;
-        }
-      }
-    });
-  }
   const bestAt = new Int32Array(pages); // by page: its best passage (valid for the pages hit)
   for (const p of touched) {
     const page = corpus.passages[p]!.page;
@@ -94,11 +66,7 @@ export function pageVerdicts(corpus: Corpus, content: readonly ContentWord[], na
     let evidence = absent + passageWeight * bestPassage[page]!;
     for (let k = 0; k < m; k++) {
       const count = Math.min(counts[page * m + k]!, countCap);
-      if (count === 0) {
-        const rb = relBest ? relBest[page * m + k]! : 0;
-        if (rb > 0) { evidence += relatedWeight * rb + onTopicRate + (names.has(content[k]!.word) ? missingNamePenalty : 0); if (relatedMatch) matched.push(content[k]!.word); }
-        continue;
-      }
+      if (count === 0) continue;
       const c = content[k]!;
       // Poisson log-likelihood ratio of the word's count in the page: "the question is about this page"
       // (rate λ + onTopicRate) against "it is not" (rate λ, the word's general frequency over the page's length).

@@ -1,7 +1,7 @@
 import { DEFAULT_REFUSAL_MESSAGE } from '../config/defaults.js';
 import type { Corpus } from '../text/corpus.js';
 import { GROUNDING_DEFAULTS } from './defaults.js';
-import { pageVerdicts, rankOf, type PageVerdict } from './evidence.js';
+import { pageVerdicts, type PageVerdict } from './evidence.js';
 import { analyzeQuestion, type QuestionAnalysis } from './question.js';
 import { asksWhy } from './intent.js';
 import { holdsKind, isAnswerable, timeTerms, type VerdictSettings } from './answerability.js';
@@ -100,10 +100,6 @@ export interface GroundingOptions {
    * oldest film on the list?" on a "List of films featuring time loops"). Default true (session 11).
    */
   readonly titleTopic?: boolean;
-  /** Scratch: related stems of a stem (a relatedness lexicon), weighed at `relatedWeight` of their evidence. */
-  readonly related?: (stem: string) => readonly string[] | undefined;
-  readonly relatedWeight?: number;
-  readonly relatedMatch?: boolean;
 }
 
 export { GROUNDING_DEFAULTS };
@@ -178,18 +174,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   let best: PageVerdict | null = null;
   let mostMatched: readonly string[] = [];
   const candidates: PageVerdict[] = [];
-  let related: { id: number; rank: number }[][] | undefined;
-  if (options.related && corpus.language === 'en' && !(process.env.WN_NONAME && content.some((c) => names.has(c.word)))) {
-    related = content.map((c) => {
-      const out: { id: number; rank: number }[] = [];
-      for (const st of options.related!(corpus.resources.stem(c.word)) ?? []) {
-        const id = corpus.vocabulary.get(st);
-        if (id !== undefined && id !== c.id) out.push({ id, rank: rankOf(st, st, corpus.resources) });
-      }
-      return out;
-    });
-  }
-  const verdicts = pageVerdicts(corpus, content, names, options.titleTopic ?? GROUNDING_DEFAULTS.titleTopic, related, options.relatedWeight ?? 0.5, options.relatedMatch ?? false);
+  const verdicts = pageVerdicts(corpus, content, names, options.titleTopic ?? GROUNDING_DEFAULTS.titleTopic);
   // A short question (one or two content words, no name) needs 2 nats a word, and two words' worth at least.
   const short = (options.shortQuestions ?? GROUNDING_DEFAULTS.shortQuestions) && content.length <= 2 && !content.some((c) => names.has(c.word));
   const floor = short ? Math.min(minEvidence, 2 * GROUNDING_DEFAULTS.onTopicRate) : minEvidence;

@@ -16,8 +16,7 @@ const fmt = (r: Rates): string => `${r.balanced.toFixed(4)} / ${(100 * r.frr).to
 
 async function main(): Promise<void> {
   await loadAllLanguages();
-  let opts: GroundingOptions = JSON.parse(process.argv.slice(2).find((a) => a.startsWith('{')) ?? '{}');
-  if (process.env.WN) { const { wordnetRelated } = await import('./gate-wordnet.js'); const m = wordnetRelated(JSON.parse(process.env.WN)); opts = { ...opts, related: (s: string) => m.get(s) }; }
+  const opts: GroundingOptions = JSON.parse(process.argv.slice(2).find((a) => a.startsWith('{')) ?? '{}');
   const has = (f: string): boolean => process.argv.includes(f);
   const dev = await pageCases('dev');
   const whole = (c: GateCase): boolean => checkGrounding(c.corpus, c.question, opts).grounded;
