@@ -36,8 +36,6 @@ export interface VerdictSettings {
   readonly instructionSentence: boolean;
   /** Term ids of the question's words that name the kind asked for ("cost", "price", "opening", "hours"): no thing of their own. */
   readonly kindIds: readonly number[];
-  /** Scratch: ids of the question's names; when any, the kind's sentence must hold one of them. */
-  readonly kindNames?: readonly number[];
 }
 
 /**
@@ -129,8 +127,8 @@ function holdsAnswerTypes(corpus: Corpus, p: number, next: number, settings: Ver
   const lex = passageLexicon(corpus);
   const f = passageFacts(corpus, p, lex) | (next >= 0 ? passageFacts(corpus, next, lex) : 0);
   if (types.has('money') && !(f & MONEY)) return false;
-  if (settings.kindInSentence && types.has('money') && !kindMeetsObject(corpus, p, next, MONEY, content, settings.kindIds, settings.kindNames)) return false;
-  if (settings.kindInSentence && types.has('hours') && !kindMeetsObject(corpus, p, next, HOURS, content, settings.kindIds, settings.kindNames)) return false;
+  if (settings.kindInSentence && types.has('money') && !kindMeetsObject(corpus, p, next, MONEY, content, settings.kindIds)) return false;
+  if (settings.kindInSentence && types.has('hours') && !kindMeetsObject(corpus, p, next, HOURS, content, settings.kindIds)) return false;
   if (types.has('hours') && !(f & HOURS)) return false;
   if (types.has('time') && !(f & TIME)) return false;
   if (types.has('amount') && !(f & AMOUNT)) return false;
@@ -177,10 +175,9 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
  * … compared to the $0 people pay for most mobile games". Words of the page's title get no exemption here: a
  * page's own subject is not what every price on it is the price of.
  */
-function kindMeetsObject(corpus: Corpus, p: number, next: number, kind: number, content: readonly ContentWord[], kindIds: readonly number[], kindNames: readonly number[] = []): boolean {
-  let others: number[] = [];
+function kindMeetsObject(corpus: Corpus, p: number, next: number, kind: number, content: readonly ContentWord[], kindIds: readonly number[]): boolean {
+  const others: number[] = [];
   for (const c of content) if (c.id !== undefined && !kindIds.includes(c.id)) others.push(c.id);
-  if (kindNames.length > 0) others = others.filter((id) => kindNames.includes(id));
   if (others.length === 0) return false;
   const lex = passageLexicon(corpus);
   const from = corpus.passages[p]!.firstSentence;

@@ -169,7 +169,6 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
     kindInSentence: options.kindInSentence ?? GROUNDING_DEFAULTS.kindInSentence,
     instructionSentence: options.instructionSentence ?? GROUNDING_DEFAULTS.instructionSentence,
     kindIds: intent.types.has('money') || intent.types.has('hours') ? content.filter((c) => c.id !== undefined && KIND_LISTS.some((l) => q.lexicon.has(l, c.word))).map((c) => c.id!) : [],
-    kindNames: (options as { kindNamed?: boolean }).kindNamed ? content.filter((c) => c.id !== undefined && names.has(c.word)).map((c) => c.id!) : [],
     now: (options.currentTime ?? GROUNDING_DEFAULTS.currentTime) ? timesAsked(corpus, q) : [],
   };
   let best: PageVerdict | null = null;
