@@ -386,7 +386,7 @@ describe('checkGrounding', () => {
     const en = buildCorpus([{ url: 'https://blog.example/tracking', title: 'Tracked without an account', text:
       'Facebook follows people who never signed up, through buttons and pixels on other sites. We looked at what a browser sends.\n\n' +
       'Blocking third-party cookies stops most of it, the author found after a week of tests.' }]);
-    for (const q of ['What is the rant about?', 'Who wrote the commentary?', 'What does the memo say?', 'What does the transcript cover?', 'What advice does the author give?', 'What are the main tips?', 'What is the premise?']) {
+    for (const q of ['What is the rant about?', 'Who wrote the commentary?', 'What does the memo say?', 'What does the transcript cover?', 'What advice does the author give?', 'What are the main tips?', 'What is the premise?', 'Who is quoted?', 'What sources are cited?', "What's the tone of the article?", 'What is the writer complaining about?']) {
       expect(checkGrounding(en, q), q).to.include({ grounded: true, reason: 'page_question' });
     }
     // A tip about something the page never names is no question about the page.
