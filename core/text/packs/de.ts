@@ -11,7 +11,7 @@ const GROUNDING: GroundingWords = {
   pageFiller: 'mir bitte gib kannst konnen wichtigsten punkte thema es',
   selfNouns: 'artikel seite text meldung nachricht bericht beitrag kolumne kommentar interview analyse rezension kritik autor autorin blog video anleitung liste webseite geschichte marchen fabel rezept ankundigung studie brief rede kapitel zeitung zeitschrift textes artikels berichts beitrags reporter journalist journalistin experiment forschung umfrage dokumentation test',
   selfTopics: 'these argument argumente punkt fazit schluss schlussfolgerung botschaft lehre moral meinung urteil kernaussage idee thema titel uberschrift hauptaussage ergebnisse ergebnis ratschlag ratschlage tipp tipps empfehlung empfehlungen',
-  selfVerbs: 'geschrieben schrieb verfasst empfiehlt veroffentlicht berichtet getestet',
+  selfVerbs: 'geschrieben schrieb verfasst empfiehlt veroffentlicht berichtet getestet zitiert',
   determiners: 'der die das dem den des diese dieser dieses diesem im',
   amount: 'wieviel wieviele',
   money: 'preis preise kostet kosten gebuhr bezahlen billig teuer',
