@@ -4,8 +4,7 @@ import { GROUNDING_DEFAULTS } from './defaults.js';
 import { pageVerdicts, type PageVerdict } from './evidence.js';
 import { analyzeQuestion, type QuestionAnalysis } from './question.js';
 import { asksWhy } from './intent.js';
-import { holdsKind, isAnswerable, passageLexicon, timeTerms, type VerdictSettings } from './answerability.js';
-import { AMOUNT, HOURS, MONEY, TIME, sentenceFacts } from './answer-types.js';
+import { holdsKind, isAnswerable, timeTerms, type VerdictSettings } from './answerability.js';
 import { lexiconOf, type Lexicon } from './lexicon.js';
 import { resourcesFor, type LanguageResources } from '../text/resources.js';
 import { currencySign } from './answer-types.js';
@@ -201,9 +200,7 @@ export function checkGrounding(corpus: Corpus, question: string, options: Ground
   // Answerability, for the pages that pass on evidence only, best first: most questions stop at the first.
   candidates.sort((x, y) => y.evidence - x.evidence);
   const check = settings.minCoverage > 0 || intent.types.size > 0 || asked.length > 0 || settings.now.length > 0;
-  const once = (options as { onceNamed?: number }).onceNamed ?? 0;
   for (const v of candidates) {
-    if (once > 0 && namedOnceElsewhere(corpus, q, v.page, once)) continue;
     if (!check || isAnswerable(corpus, content, v, settings)) return { grounded: true, matched: v.matched, reason: 'matched' };
   }
   return { grounded: false, matched: candidates[0]!.matched, reason: 'not_answerable' };
@@ -280,47 +277,4 @@ function askedKindOnly(q: QuestionAnalysis): { kind: 'contact' | 'money' | 'hour
     if (c.id === undefined && sign !== undefined) signs.push(sign);
   }
   return { kind: 'money', signs };
-}
-
-/**
- * Scratch (session 12, `onceNamed`): a thing the page names only once can be answered only where it is named. When
- * every name of the question that the page holds occurs there once, the question's other words (not names, not frame
- * words, present on the page) must meet one of those names within `reach` sentences; true (refuse) when none does.
- */
-function namedOnceElsewhere(corpus: Corpus, q: QuestionAnalysis, page: number, reach: number): boolean {
-  const named: number[] = [], others: number[] = [];
-  for (const c of q.content) {
-    if (c.id === undefined) continue;
-    if (q.names.has(c.word)) named.push(c.id); else others.push(c.id);
-  }
-  if (named.length === 0 || others.length === 0) return false;
-  const spots: number[] = [];
-  for (const id of named) {
-    const list = corpus.passagesWith(id), occ = corpus.passageCounts(id);
-    let total = 0, at = -1;
-    for (let i = 0; i < list.length; i++) if (corpus.passages[list[i]!]!.page === page) { total += occ[i]!; at = list[i]!; }
-    if (total !== 1) return false; // a name the page writes more than once is one of its subjects
-    const ps = corpus.passages[at]!;
-    if (reach >= 10) {
-      for (let p = Math.max(0, at - (reach - 10)); p <= Math.min(corpus.passages.length - 1, at + (reach - 10)); p++) {
-        if (corpus.passages[p]!.page !== page) continue;
-        for (const o of others) if (corpus.passagesWith(o).includes(p)) return false;
-      }
-      continue;
-    }
-    for (let s = ps.firstSentence; s < ps.firstSentence + ps.sentenceCount; s++) if (corpus.sentences[s]!.terms.includes(id)) spots.push(s);
-  }
-  if (reach >= 10) return true;
-  const types = q.intent.types;
-  const kind = (types.has('money') ? MONEY : 0) | (types.has('time') ? TIME : 0) | (types.has('amount') ? AMOUNT : 0) | (types.has('hours') ? HOURS : 0);
-  const lex = kind ? passageLexicon(corpus) : null;
-  for (const s of spots) {
-    for (let t = Math.max(0, s - reach); t <= Math.min(corpus.sentences.length - 1, s + reach); t++) {
-      const terms = corpus.sentences[t]!.terms;
-      for (const id of others) if (terms.includes(id)) return false;
-      // The kind of answer asked for, written where the thing is named ("When did X die?" beside "X (1277–1347)").
-      if (lex && (sentenceFacts(corpus, t, lex) & kind)) return false;
-    }
-  }
-  return true;
 }
