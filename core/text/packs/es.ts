@@ -10,7 +10,7 @@ const GROUNDING: GroundingWords = {
   pageDeictic: 'esta este esto pagina articulo sitio texto documento contenido',
   pageFiller: 'dame por favor puedes principales ideas tema principal',
   selfNouns: 'articulo pagina texto noticia nota reportaje cronica columna editorial entrevista analisis resena critica autor autora sitio blog video portada guia tutorial lista historia cuento fabula receta anuncio estudio carta discurso capitulo periodista periodico diario revista experimento investigacion encuesta documentacion',
-  selfTopics: 'tesis argumento argumentos punto conclusion conclusiones mensaje leccion lecciones moraleja opinion veredicto postura idea ideas tema asunto titulo resultados hallazgos',
+  selfTopics: 'tesis argumento argumentos punto conclusion conclusiones mensaje leccion lecciones moraleja opinion veredicto postura idea ideas tema asunto titulo resultados hallazgos consejo consejos recomendacion recomendaciones puntos tono',
   selfVerbs: 'escribio escrito recomienda anuncia publico publicado publicada firma firmo firmada analiza analizan',
   determiners: 'el la los las este esta ese esa del su',
   amount: 'cuanto cuanta cuantos cuantas',

@@ -10,7 +10,7 @@ const GROUNDING: GroundingWords = {
   pageDeictic: 'cette ce ceci page article site texte document contenu',
   pageFiller: 'moi svp stp donne donnez peux pouvez principaux principales idees sujet principal principale',
   selfNouns: 'article page texte reportage chronique tribune editorial billet entretien interview analyse critique dossier enquete auteur auteure site blog video papier recit guide tutoriel liste histoire conte fable recette annonce etude lettre discours chapitre journaliste journal magazine experience recherche sondage documentation',
-  selfTopics: 'these argument arguments point conclusion conclusions message lecon lecons morale avis opinion verdict position idee idees sujet theme titre resultats conclusions',
+  selfTopics: 'these argument arguments point conclusion conclusions message lecon lecons morale avis opinion verdict position idee idees sujet theme titre resultats conclusions conseil conseils recommandation recommandations',
   selfVerbs: 'ecrit redige recommande annonce publie publiee teste testee testes',
   determiners: 'le la les l ce cet cette ces du de son sa',
   amount: 'combien',

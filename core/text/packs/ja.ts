@@ -8,7 +8,7 @@ const GROUNDING: GroundingWords = {
   pageDeictic: 'ページ 記事 この',
   pageFiller: 'くだ さい 簡単',
   selfNouns: '記事 ページ ニュース お話 作者 著者 筆者 ブログ 内容 文章 レビュー 物語 童話 昔話 レシピ 研究 お知らせ',
-  selfTopics: '教訓 結論 主張 要点 論点 意見 メッセージ テーマ タイトル 主題 要旨',
+  selfTopics: '教訓 結論 主張 要点 論点 意見 メッセージ テーマ タイトル 主題 要旨 アドバイス 提案 ポイント',
   selfVerbs: '書 書き 公開 発表 掲載',
   amount: 'いくつ いくら 何人 何時間 何個 何回',
   money: '値段 価格 料金 費用 いくら',

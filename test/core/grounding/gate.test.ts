@@ -382,6 +382,29 @@ describe('checkGrounding', () => {
     for (const q of ['這篇文章是誰寫的？', '作者是誰？', '文章的主题是什么？', '这篇文章推荐什么？', '这篇新闻讲的是什么？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
   });
 
+  it('reads a page\'s genre (a rant, a memo, a transcript) and what it advises (advice, tips) as page-self words, in several languages (session 12)', () => {
+    const en = buildCorpus([{ url: 'https://blog.example/tracking', title: 'Tracked without an account', text:
+      'Facebook follows people who never signed up, through buttons and pixels on other sites. We looked at what a browser sends.\n\n' +
+      'Blocking third-party cookies stops most of it, the author found after a week of tests.' }]);
+    for (const q of ['What is the rant about?', 'Who wrote the commentary?', 'What does the memo say?', 'What does the transcript cover?', 'What advice does the author give?', 'What are the main tips?', 'What is the premise?', 'Who is quoted?', 'What sources are cited?', "What's the tone of the article?", 'What is the writer complaining about?']) {
+      expect(checkGrounding(en, q), q).to.include({ grounded: true, reason: 'page_question' });
+    }
+    // A tip about something the page never names is no question about the page.
+    expect(checkGrounding(en, 'What are the best tips for visiting Lisbon?').grounded).to.equal(false);
+    const fr = buildCorpus([{ url: 'https://journal.example/transport', title: 'Le tramway', text:
+      'La ville veut prolonger le tramway jusqu’à la gare. Le chantier doit durer deux ans et coûter 80 millions d’euros.' }]);
+    expect(checkGrounding(fr, "Quels sont les conseils ?"), 'fr').to.include({ grounded: true, reason: 'page_question' });
+    const es = buildCorpus([{ url: 'https://diario.example/tren', title: 'El tren', text: 'La ciudad quiere ampliar la línea de tren hasta el aeropuerto. Las obras durarán dos años y costarán 80 millones de euros.' }]);
+    for (const q of ['¿Cuáles son los consejos del artículo?', '¿Cuál es el tono del artículo?', '¿Cuáles son los puntos principales?']) expect(checkGrounding(es, q), q).to.include({ grounded: true, reason: 'page_question' });
+    const de = buildCorpus([{ url: 'https://zeitung.example/bahn', title: 'Die Bahn erhöht die Preise', text:
+      'Die Deutsche Bahn erhöht im Dezember die Preise im Fernverkehr um 4,9 Prozent. Fahrgastverbände kritisieren die Erhöhung.' }]);
+    for (const q of ['Welche Tipps gibt der Artikel?', 'Wer wird zitiert?']) expect(checkGrounding(de, q), q).to.include({ grounded: true, reason: 'page_question' });
+    const pt = buildCorpus([{ url: 'https://x.example/pt', title: 'O tramway', text: 'A cidade quer prolongar o elétrico até à estação. A obra deve durar dois anos e custar 80 milhões de euros, segundo a câmara municipal.' }]);
+    for (const q of ['Quais são as dicas do texto?', 'Quem é citado?', 'Quais são os pontos principais?']) expect(checkGrounding(pt, q), q).to.include({ grounded: true, reason: 'page_question' });
+    const zh = buildCorpus([{ url: 'https://news.example/zh', title: '留学生活', text: '马素湘在英国剑桥大学留学两年。她说，留学最难的是语言和生活习惯。' }]);
+    for (const q of ['这条新闻的重点是什么？', '这篇文章的建议是什么？', '文章批评了什么？', '文章引用了谁的话？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
+  });
+
   it('reads a page-kind noun\'s determiner in the page\'s and the question\'s languages only, whatever packs are loaded', () => {
     // Every pack is loaded here (before: loadAllLanguages), as on the server: Portuguese "a" must not make "a post" a
     // page-kind noun with its determiner in an English question.

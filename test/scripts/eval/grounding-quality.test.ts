@@ -88,9 +88,11 @@ describe('grounding quality (held-out halves)', function () {
 
   // Session 10's second batch (89 questions over 9 more unused pages, committed before any gate ran on them; its
   // failures then read to choose session 10's rules, so no quality claim): measured 0.910 / 3.2 % / 14.8 % whole page
-  // and 0.904 / 8.1 % / 11.1 % via the sources; the floors are about two questions below.
+  // and 0.904 / 8.1 % / 11.1 % via the sources; the floors are about two questions below. Raised in session 12 (its
+  // page-self words: 0.918 / 1.6 % / 14.8 % whole page, 0.912 / 6.5 % / 11.1 % via the sources): false refusals 6.5 →
+  // 5 % whole page, 11.5 → 10 % via the sources.
   it('holds the second batch of extra development questions\' measured level, whole page and via the sources (a regression guard)', async () => {
-    await holdsFloors(await extra2Cases(), 89, { balanced: 0.87, frr: 0.065, far: 0.225 }, { balanced: 0.86, frr: 0.115, far: 0.19 });
+    await holdsFloors(await extra2Cases(), 89, { balanced: 0.87, frr: 0.05, far: 0.225 }, { balanced: 0.86, frr: 0.10, far: 0.19 });
   });
 
   // Session 11's validation batch (115 questions over 11 more unused pages, committed before any gate ran on them and
