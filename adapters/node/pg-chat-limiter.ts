@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { embeddedWorkerOf } from './knex-database.js';
 import { latencyMarks } from './latency-marks.js';
-import type { WorkerStep } from './pglite-protocol.js';
 
 /** The limits one `/chat` admission is checked against (the organisation's plan). */
 export interface ChatAdmissionLimits {
@@ -82,13 +81,12 @@ export interface PgChatLimiterOptions {
   readonly maxBatch?: number;
   /**
    * How long (ms) a settlement waits before it gets a statement of its own. An admission statement of its
-   * organisation takes it along meanwhile (on PostgreSQL inside the statement; on PGlite as its own statement in the
-   * same message to the worker, right before the admission); the organisation's chats that end within it share one
+   * organisation takes it along meanwhile (inside the statement, on both databases); the organisation's chats that end within it share one
    * settlement statement. A settlement never gets a statement of its own while an admission statement of its
    * organisation is in the database, however long it has waited: that admission's return takes it along in the next
    * batch or schedules it. Default 10; 0 = at the next turn of the event loop. Nobody waits for a settlement on the
    * response path (ChatService settles after the answer), so under load a chat costs its organisation's database
-   * about one statement per admission batch for both ends on PostgreSQL (one round trip to the worker on PGlite), and
+   * about one statement per admission batch for both ends (on PGlite: one message to the worker and back), and
    * no settlement statement contends with the admissions for the month row's lock.
    */
   readonly settleDelayMs?: number;
@@ -175,7 +173,7 @@ function settledRowsBindings(list: readonly ChatSettlement[]): unknown[] {
  * created by the one-request statement, which runs first for an organisation and month in every process): without
  * it nothing is decided and no row is returned.
  *
- * On PostgreSQL, the organisation's settlements of the same month that wait for their statement go in it too (`sv`,
+ * On both databases, the organisation's settlements of the same month that wait for their statement go in it too (`sv`,
  * `su`: as SETTLE_SQL does), before the admissions: the chats that ended meanwhile release their reservations first, and a
  * busy organisation's chat costs its database one statement a batch for both ends instead of two.
  */
@@ -314,19 +312,15 @@ type PgConnection = { query(config: { name: string; text: string; values: unknow
  * there, instead of waiting for the one knex session to come back between statements; never inside another caller's
  * open transaction.
  */
-/** One hot-path statement: its name (a prepared statement's), text, bindings and, on PGlite, prepared or planned per call. */
+/** One hot-path statement: its name (a prepared statement's), text and bindings. */
 interface Statement {
   readonly name: string;
   readonly sql: string;
   readonly bindings: readonly unknown[];
-  readonly embedded?: 'prepared' | 'planned';
 }
 
-/**
- * Runs a statement; on PGlite `before` (another statement, e.g. a settlement) may go in the same message to the worker,
- * run right before it, its outcome told to `outcome` (null: it succeeded) — one round trip between the threads for both.
- */
-type Executor = (name: string, sql: string, bindings: readonly unknown[], embedded?: 'prepared' | 'planned', before?: { readonly statement: Statement; readonly outcome: (err: unknown) => void }) => Promise<unknown[]>;
+/** Runs a hot-path statement as the named prepared statement `name` (parsed and planned once per connection or worker). */
+type Executor = (name: string, sql: string, bindings: readonly unknown[]) => Promise<unknown[]>;
 
 function createExecutor(knex: Knex): Executor {
   const texts = new Map<string, string>();
@@ -340,25 +334,7 @@ function createExecutor(knex: Knex): Executor {
     return text;
   };
   const worker = embeddedWorkerOf(knex);
-  if (worker) {
-    const step = (st: Statement): WorkerStep => ((st.embedded ?? 'prepared') === 'prepared'
-      ? { kind: 'prepared', name: st.name, sql: textOf(st.name, st.sql), params: st.bindings }
-      : { kind: 'query', sql: textOf(st.name, st.sql), params: st.bindings });
-    return async (name, sql, bindings, embedded = 'prepared', before) => {
-      if (!before) return (embedded === 'prepared' ? await worker.queryPrepared(name, textOf(name, sql), bindings) : await worker.queryAutocommit(textOf(name, sql), bindings)).rows;
-      let results: Awaited<ReturnType<typeof worker.querySteps>>;
-      try {
-        results = await worker.querySteps([step(before.statement), step({ name, sql, bindings, embedded })]);
-      } catch (err) {
-        before.outcome(err);
-        throw err;
-      }
-      const [first, main] = results as [(typeof results)[number], (typeof results)[number]];
-      before.outcome(first.ok ? null : first.error);
-      if (!main.ok) throw main.error;
-      return main.value.rows;
-    };
-  }
+  if (worker) return async (name, sql, bindings) => (await worker.queryPrepared(name, textOf(name, sql), bindings)).rows;
   const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
   // The connection of the statement that ended last, kept until the end of the event loop's turn: the statement that
   // follows it at once (the organisation's next admission batch goes out as the previous one returns) runs on it
@@ -378,8 +354,7 @@ function createExecutor(knex: Knex): Executor {
     spare = null;
     if (connection) void client.releaseConnection(connection);
   };
-  return async (name, sql, bindings, _embedded, before) => {
-    if (before) throw new Error('a statement before another in one round trip is for the embedded database only');
+  return async (name, sql, bindings) => {
     const text = textOf(name, sql);
     let connection = spare;
     spare = null;
@@ -429,13 +404,12 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   let lastSweep = 0;
   const sql = { key: admissionSql(false), session: admissionSql(true), batch: admitBatchSql(false), batchSettling: admitBatchSql(true) };
   const exec = createExecutor(knex);
-  // On the embedded database settlements keep their own statement, planned for each batch (see runBatch): inside the
-  // prepared admission batch, embedded /chat measured 435 req/s in `npm run bench -- chat` against 1,715–2,009 without
-  // (2026-11-27; why was not analysed — a generic plan of the usage_events update is the first suspect).
-  const mergeSettlements = embeddedWorkerOf(knex) === null;
-  // On PGlite too, behind a settlement statement (the next batch waits ~10 ms instead of following back to back;
-  // one that finds the queue idle still goes at the next turn): `npx tsx bench/support/profile-chat.ts pglite 8
-  // json`, 2026-11-28 01:39–01:42: 1,952 → 2,783 req/s, p99 20 → 10 ms (with the delay for every settlement).
+  // On both databases the waiting settlements ride in the next admission statement of their organisation, and a
+  // settlement statement of its own waits settleDelayMs behind another. On PGlite this once measured 435 req/s
+  // (2026-11-27): then the settlement's generic plan found its rows through the organisation alone and re-read its
+  // month for every row settled; SETTLED_ROWS (the batch's admission times) fixed that plan on both databases, and
+  // the embedded database kept a planned settlement statement of its own beside each admission — the planning was
+  // most of its time in the worker (EXPLAIN ANALYZE: 0.84–0.93 ms planning, 0.18–0.34 ms execution).
   const settleDelayMs = options.settleDelayMs ?? 10;
 
   /** A settlement waiting for its statement, since `since` (performance.now()). */
@@ -448,19 +422,17 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   function settlementStatement(list: readonly ChatSettlement[]): Statement {
     if (list.length === 1) {
       const s = list[0]!;
-      return { name: 'kit_chat_settle_one_v1', sql: SETTLE_ONE_SQL, bindings: [s.inputTokens, s.outputTokens, s.refused, s.model, s.orgId, s.admittedAt, s.requestId], embedded: 'planned' };
+      return { name: 'kit_chat_settle_one_v1', sql: SETTLE_ONE_SQL, bindings: [s.inputTokens, s.outputTokens, s.refused, s.model, s.orgId, s.admittedAt, s.requestId] };
     }
     const bindings = [list.map((s) => s.requestId), list.map((s) => s.admittedAt), list.map((s) => s.inputTokens), list.map((s) => s.outputTokens), list.map((s) => s.refused), list.map((s) => s.model), ...settledRowsBindings(list)];
-    // Planned for each batch on PGlite (not prepared): there a prepared settlement (a batch of unknown size from
-    // arrays) measured slower than planning each batch for its own arrays (2.4 vs 1.6 ms for 4 chats).
-    return { name: 'kit_chat_settle_v2', sql: SETTLE_SQL, bindings, embedded: 'planned' };
+    return { name: 'kit_chat_settle_v2', sql: SETTLE_SQL, bindings };
   }
 
   async function runBatch(batch: Pending[]): Promise<void> {
     const st = settlementStatement(batch.map((p) => p.settlement));
     // Two rows of one organisation (a batch across a month boundary) can meet another batch in the other order: a
     // deadlock, retried.
-    await retryDeadlock(() => exec(st.name, st.sql, st.bindings, st.embedded));
+    await retryDeadlock(() => exec(st.name, st.sql, st.bindings));
   }
 
   function drainQueue(orgId: string): void {
@@ -485,7 +457,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   }
 
   /**
-   * On PostgreSQL: arms the organisation's timer for the moment its oldest waiting settlement has waited
+   * Arms the organisation's timer for the moment its oldest waiting settlement has waited
    * settleDelayMs; then those still waiting (an admission statement took none of them) get a statement of their own,
    * the younger ones with them. Settlements never get a statement before waiting settleDelayMs — also not right after
    * another settlement statement, which would otherwise chain statement after statement under load and take the
@@ -556,7 +528,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
   }
 
   /** Admissions of one organisation, window and plan that arrived together: one statement, decided in arrival order. */
-  async function admitBatch(list: readonly ChatAdmissionRequest[], settling: readonly ChatSettlement[], start: Date, end: Date, before?: Parameters<Executor>[4]): Promise<ChatAdmission[]> {
+  async function admitBatch(list: readonly ChatAdmissionRequest[], settling: readonly ChatSettlement[], start: Date, end: Date): Promise<ChatAdmission[]> {
     const first = list[0]!;
     const { orgId, limits } = first;
     const month = monthOf(start);
@@ -573,9 +545,7 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
       start, orgId, month,
       orgId, first.model,
     ];
-    const rows = (await (before
-      ? exec('kit_chat_admit_batch_v2', sql.batch, bindings, 'prepared', before) // PGlite: no deadlock to retry, and `before` must run once
-      : retryDeadlock(() => (settling.length === 0 ? exec('kit_chat_admit_batch_v2', sql.batch, bindings) : exec('kit_chat_admit_settle_batch_v3', sql.batchSettling, bindings))))) as BatchRow[];
+    const rows = (await retryDeadlock(() => (settling.length === 0 ? exec('kit_chat_admit_batch_v2', sql.batch, bindings) : exec('kit_chat_admit_settle_batch_v3', sql.batchSettling, bindings)))) as BatchRow[];
     if (rows.length !== list.length) throw new Error(`the month row of organisation ${orgId} is missing: admissions not decided`);
     return rows.map((row) => ({
       admitted: row.admitted === true,
@@ -627,14 +597,13 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
     const month = monthOf(queue.start);
     const monthKey = `${orgId}\u0000${month}`;
     // The organisation's settlements of this month that wait for their statement go with this one: on PostgreSQL in
-    // the statement itself (see ADMIT_BATCH_SQL); on PGlite as their own statement right before it, in the same
-    // message to the worker (one round trip between the threads for both).
+    // the statement itself (see ADMIT_BATCH_SQL), on both databases: one statement (on PGlite one message to the worker
+    // and back) for both ends of the organisation's chats.
     const settling = knownMonths.has(monthKey) ? takeSettlements(orgId, month, maxBatch) : [];
     const settled = (err: unknown): void => settling.forEach((p) => (err === null ? p.resolve() : p.reject(err)));
-    const before = !mergeSettlements && settling.length > 0 ? { statement: settlementStatement(settling.map((p) => p.settlement)), outcome: settled } : undefined;
     const work = !knownMonths.has(monthKey) || (batch.length === 1 && settling.length === 0)
       ? Promise.all(batch.map((p) => admitOne(p.request, queue.start, queue.end)))
-      : admitBatch(batch.map((p) => p.request), mergeSettlements ? settling.map((p) => p.settlement) : [], queue.start, queue.end, before);
+      : admitBatch(batch.map((p) => p.request), settling.map((p) => p.settlement), queue.start, queue.end);
     // The next batch (the requests that arrived meanwhile) goes out before this one's requests go on with their
     // chats: its statement is on its way while they are answered.
     admitting.set(monthKey, (admitting.get(monthKey) ?? 0) + 1);
@@ -658,12 +627,12 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
         knownMonths.add(monthKey);
         next();
         batch.forEach((p, i) => p.resolve(results[i]!));
-        if (!before) settled(null);
+        settled(null);
       },
       (err: unknown) => {
         next();
         batch.forEach((p) => p.reject(err));
-        if (!before) settled(err);
+        settled(err);
       },
     );
   }
@@ -699,15 +668,14 @@ export function createPgChatLimiter(knex: Knex, options: PgChatLimiterOptions = 
         let queue = queues.get(settlement.orgId);
         if (!queue) queues.set(settlement.orgId, (queue = { pending: [], running: false, timer: null }));
         queue.pending.push({ settlement, since: performance.now(), resolve, reject });
-        // Wait one tick so the chats ending together share a statement — on PostgreSQL a little longer, for an
-        // admission statement of the organisation to take them along (settleDelayMs, scheduleSettlements).
-        // On PGlite a settlement that finds its organisation's queue idle (and no admission in the worker) goes at
-        // the next turn: a client's next request then finds its previous chat settled.
+        // Wait a little (settleDelayMs, scheduleSettlements) for an admission statement of the organisation to take
+        // it along — a client's next request does, settling it before it is decided — or for the chats ending meanwhile
+        // to share a statement of their own.
         const idle = queue.pending.length === 1 && !queue.running && queue.timer === null;
         // An admission statement of the organisation is in the database: the next one takes it along, or its return
         // schedules it (scheduleSettlements).
         if (admitting.has(`${settlement.orgId}\u0000${monthOf(settlement.admittedAt)}`)) return;
-        if (settleDelayMs > 0 && !(idle && !mergeSettlements)) scheduleSettlements(settlement.orgId, queue);
+        if (settleDelayMs > 0) scheduleSettlements(settlement.orgId, queue);
         else if (idle) setImmediate(() => drainQueue(settlement.orgId));
       });
     },

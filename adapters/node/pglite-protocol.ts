@@ -21,21 +21,7 @@ export type ToWorker =
    * first use under `name`, then only bound and executed (the same `name` must always carry the same `sql`).
    */
   | { readonly type: 'prepared'; readonly id: number; readonly name: string; readonly sql: string; readonly params: readonly unknown[] }
-  /**
-   * Statements run one after the other in the worker, answered in ONE message (an array of outcomes, each its own
-   * success or error): statements that would each cost a round trip between the threads (a message each way, each
-   * waking the other thread) cost one.
-   */
-  | { readonly type: 'steps'; readonly id: number; readonly steps: readonly WorkerStep[] }
   | { readonly type: 'close'; readonly id: number };
-
-/** One statement of a `steps` message: a named prepared statement, or one planned for its parameters. */
-export type WorkerStep =
-  | { readonly kind: 'prepared'; readonly name: string; readonly sql: string; readonly params: readonly unknown[] }
-  | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[] };
-
-/** The outcome of one step, in a `steps` message's result. */
-export type WireStepResult = { readonly ok: true; readonly value: WireResults } | { readonly ok: false; readonly error: WireError };
 
 /** An error as it crosses threads: the message and PostgreSQL's fields (code, constraint, detail, …). */
 export interface WireError {

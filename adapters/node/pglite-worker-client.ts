@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, PgliteWorkerInit, ToWorker, WireError, WireResults, WireStepResult, WorkerStep } from './pglite-protocol.js';
+import type { FromWorker, PgliteWorkerInit, ToWorker, WireError, WireResults } from './pglite-protocol.js';
 
 /** Why a query could not reach the embedded database (the worker thread ended or is restarting). */
 export class EmbeddedDatabaseUnavailableError extends Error {
@@ -151,16 +151,6 @@ export class PgliteWorkerClient {
    */
   async queryPrepared(name: string, sql: string, params: readonly unknown[] = []): Promise<WireResults> {
     return this.#autocommit({ type: 'prepared', id: 0, name, sql, params: [...params] });
-  }
-
-  /**
-   * Self-contained statements (as {@link queryAutocommit} / {@link queryPrepared}) run one after the other in the
-   * worker and answered together: one round trip between the threads for all of them. Each step has its own outcome
-   * (one failing does not stop the next); only the thread's failure rejects the whole.
-   */
-  async querySteps(steps: readonly WorkerStep[]): Promise<Array<{ readonly ok: true; readonly value: WireResults } | { readonly ok: false; readonly error: Error }>> {
-    const results = (await this.#autocommit({ type: 'steps', id: 0, steps: steps.map((s) => ({ ...s, params: [...s.params] })) })) as unknown as WireStepResult[];
-    return results.map((r) => (r.ok ? r : { ok: false, error: fromWire(r.error) }));
   }
 
   async #autocommit(message: ToWorker): Promise<WireResults> {

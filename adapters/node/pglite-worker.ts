@@ -2,7 +2,7 @@
 // blocks the server's event loop. Started by pglite-worker-client.ts; speaks pglite-protocol.ts.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { parse as pgParse, PGlite, protocol } from '@electric-sql/pglite';
-import { toWireError, type FromWorker, type PgliteWorkerInit, type ToWorker, type WireResults, type WireStepResult } from './pglite-protocol.js';
+import { toWireError, type FromWorker, type PgliteWorkerInit, type ToWorker } from './pglite-protocol.js';
 
 if (isMainThread || !parentPort) throw new Error('pglite-worker.ts runs in a worker thread (see pglite-worker-client.ts)');
 const port = parentPort;
@@ -79,18 +79,6 @@ async function handle(message: ToWorker): Promise<void> {
       value = await db.query(message.sql, message.params as unknown[], message.rowMode ? { rowMode: message.rowMode } : undefined);
     } else if (message.type === 'prepared') {
       value = await runPrepared(message.name, message.sql, message.params);
-    } else if (message.type === 'steps') {
-      const results: WireStepResult[] = [];
-      for (const step of message.steps) {
-        try {
-          const result = step.kind === 'prepared' ? await runPrepared(step.name, step.sql, step.params) : await db.query(step.sql, step.params as unknown[]);
-          results.push({ ok: true, value: result as WireResults });
-        } catch (err) {
-          if (isFatal(err)) throw err;
-          results.push({ ok: false, error: toWireError(err) });
-        }
-      }
-      value = results;
     } else {
       closing = true;
       if (!db.closed) await db.close();

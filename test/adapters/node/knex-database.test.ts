@@ -145,29 +145,6 @@ describe('createKnexDatabase (embedded PGlite in a worker thread)', function () 
     expect(after.rows[0]).to.include({ id: 200, n: 2 ** 40 + 3 });
   });
 
-  it('runs several statements in one message, in order, each with its own outcome, never inside an open transaction', async () => {
-    const worker = embeddedWorkerOf(db.knex)!;
-    const results = await worker.querySteps([
-      { kind: 'query', sql: 'insert into items (id, name) values ($1, $2)', params: [400, 'step 400'] },
-      { kind: 'prepared', name: 'test_steps_insert_v1', sql: 'insert into items (id, name) values ($1, $2)', params: [400, 'step again'] },
-      { kind: 'prepared', name: 'test_steps_count_v1', sql: "select count(*)::int as n from items where name like $1", params: ['step %'] },
-    ]);
-    expect(results.map((r) => r.ok)).to.deep.equal([true, false, true]);
-    expect(results[1]!.ok ? null : (results[1] as { error: { code?: string } }).error.code).to.equal('23505'); // its own error, with its fields
-    expect(results[2]!.ok && results[2]!.value.rows).to.deep.equal([{ n: 1 }]); // ran after the failed one, and saw the first
-    // While a session's transaction is open the message waits for its end.
-    let done = false;
-    let pending: Promise<unknown> | null = null;
-    await db.knex.transaction(async (trx) => {
-      await trx('items').insert({ id: 401, name: 'step 401' });
-      pending = worker.querySteps([{ kind: 'query', sql: 'select count(*)::int as n from items where id = $1', params: [401] }]).then((r) => ((done = true), r));
-      await new Promise((r) => setTimeout(r, 50));
-      expect(done).to.equal(false);
-    });
-    const [after] = (await pending!) as Array<{ ok: true; value: { rows: unknown[] } }>;
-    expect(after!.value.rows).to.deep.equal([{ n: 1 }]);
-  });
-
   it('when the thread dies: pending queries fail as unavailable, an open transaction is lost, and the database comes back with its committed data', async () => {
     const worker = db.embedded!;
     const generation = worker.generation;
