@@ -70,8 +70,8 @@ export const LOG_FLUSH_MS = 200;
  * flushes synchronously on every fatal line and at exit: a server refused its data directory, or told to stop,
  * spun instead of exiting).
  */
-export function createProcessLogger(level: string, fd = 1): ProcessLogger {
-  const destination = new SonicBoom({ fd, sync: false, minLength: LOG_BUFFER_BYTES });
+export function createProcessLogger(level: string): ProcessLogger {
+  const destination = new SonicBoom({ fd: 1, sync: false, minLength: LOG_BUFFER_BYTES });
   let dropping = false;
   const drop = (): void => {
     if (dropping) return;

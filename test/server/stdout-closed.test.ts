@@ -3,16 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { pidAlive } from '../support/owned-temp-dir.js';
 import { startChildServer } from './support/child-server.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // A log collector that died (or `npm start | head`) leaves the server's stdout a pipe nobody reads. A server that
 // must exit logs its last lines first: SonicBoom's synchronous flush retried their EPIPE forever, so the process
@@ -49,7 +41,7 @@ describe('server/main.ts with nobody reading its stdout', function () {
       if (pid === null || pid <= 1) throw new Error(`no PID of the second server: ${JSON.stringify(reported)}`); // never signal a group
       expect(await line(1, 45_000), "the second server's exit code (null: still running 45 s later)").to.equal(75);
     } finally {
-      if (pid && pid > 1 && alive(pid)) process.kill(pid, 'SIGKILL');
+      if (pid && pid > 1 && pidAlive(pid)) process.kill(pid, 'SIGKILL');
       await holder.stop('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -28,13 +28,19 @@ function processStarted(pid: number): string | null {
   }
 }
 
-/** True while the process that wrote `owner` runs (signal 0 probes without signalling; EPERM means it exists). */
-export function ownerAlive(owner: Owner): boolean {
+/** True while a process with this pid exists (signal 0 probes without signalling; EPERM means it exists). */
+export function pidAlive(pid: number): boolean {
   try {
-    process.kill(owner.pid, 0);
+    process.kill(pid, 0);
+    return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** True while the process that wrote `owner` runs (not another that reuses its pid). */
+export function ownerAlive(owner: Owner): boolean {
+  if (!pidAlive(owner.pid)) return false;
   if (owner.started === null) return true;
   const now = processStarted(owner.pid);
   return now === null || now === owner.started;

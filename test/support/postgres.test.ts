@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { pidAlive } from './owned-temp-dir.js';
 import { CLUSTER_PREFIX, postgresAvailable, sweepStaleClusters } from './postgres.js';
 
 const CHILD = fileURLToPath(new URL('./postgres-child.ts', import.meta.url));
@@ -15,14 +16,6 @@ interface Started {
   readonly postmaster: number;
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -97,7 +90,7 @@ describe('startPostgres (test clusters)', function () {
       child.kill(signal);
       // The process still ends by the signal (mocha's parent and shells read that).
       expect(await exited(child)).to.equal(signal);
-      expect(await until(() => !alive(started.postmaster), 10_000), 'postmaster stopped').to.equal(true);
+      expect(await until(() => !pidAlive(started.postmaster), 10_000), 'postmaster stopped').to.equal(true);
       expect(existsSync(started.dir), 'directory removed').to.equal(false);
     });
   }
@@ -107,14 +100,14 @@ describe('startPostgres (test clusters)', function () {
     const live = await startChild();
     killed.child.kill('SIGKILL'); // no handler runs: the cluster and its files stay behind
     await exited(killed.child);
-    expect(alive(killed.started.postmaster), 'a SIGKILLed run leaves PostgreSQL running').to.equal(true);
+    expect(pidAlive(killed.started.postmaster), 'a SIGKILLed run leaves PostgreSQL running').to.equal(true);
     expect(existsSync(killed.started.dir)).to.equal(true);
 
     const removed = sweepStaleClusters();
 
     expect(removed).to.include(killed.started.dir);
     expect(removed).to.not.include(live.started.dir);
-    expect(await until(() => !alive(killed.started.postmaster), 10_000), 'stale postmaster stopped').to.equal(true);
+    expect(await until(() => !pidAlive(killed.started.postmaster), 10_000), 'stale postmaster stopped').to.equal(true);
     expect(existsSync(killed.started.dir)).to.equal(false);
     expect(existsSync(live.started.dir)).to.equal(true);
     expect(await accepts(live.started.url), 'the live run keeps its database').to.equal(true);

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createOwnedTempDir, onTermination, sweepLeftovers } from '../../support/owned-temp-dir.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -35,30 +35,8 @@ export interface KitServer {
   stop(): Promise<void>;
 }
 
-/** Servers started by this process and not stopped yet, with their data directories. */
-const live = new Map<ChildProcess, string>();
-let exitHook = false;
-
-/**
- * Stops every server still running when this process exits. A server kept for several files (the console's shared
- * stack) is stopped by a root after-hook that, in a `mocha --parallel` worker, belongs to the first file that
- * loaded it; without this, the servers of a worker's later files outlived the run as orphans.
- */
-function killOnExit(child: ChildProcess, dataDir: string): void {
-  live.set(child, dataDir);
-  child.once('exit', () => live.delete(child));
-  if (exitHook) return;
-  exitHook = true;
-  process.once('exit', () => {
-    // Each embedded database is ~40 MB: left behind, a suite run leaked hundreds of MB into the temporary directory.
-    for (const [c, dir] of live) {
-      c.kill('SIGKILL');
-      try {
-        rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-      } catch { /* the killed server still writing: the operating system's temporary-file cleanup takes the rest */ }
-    }
-  });
-}
+/** Whether this process has removed the data directories of runs that are gone (once is enough). */
+let swept = false;
 
 /**
  * Starts the real Kit server (`server/main.ts`, embedded PGlite database in a temporary directory) as a child process
@@ -66,13 +44,24 @@ function killOnExit(child: ChildProcess, dataDir: string): void {
  */
 export async function startKitServer(env: Record<string, string> = {}): Promise<KitServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'kit-e2e-'));
+  if (!swept) {
+    swept = true;
+    sweepLeftovers('kit-e2e-');
+  }
+  const dataDir = createOwnedTempDir('kit-e2e-');
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', KIT_DATA_DIR: dataDir, KIT_LOG_LEVEL: 'warn', KIT_SIGNUPS_PER_IP_PER_HOUR: '1000', KIT_LOGIN_MAX_PER_IP: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  killOnExit(child, dataDir);
+  // Stopped, and its ~40 MB data directory removed, when this process ends even if `stop()` is never called: a server
+  // kept for several files (the console's shared stack) is stopped by a root after-hook that, in a `mocha --parallel`
+  // worker, belongs to the first file that loaded it; without this, the servers of a worker's later files outlived
+  // the run as orphans and left their directories behind.
+  const forget = onTermination(() => {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+  });
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });
@@ -107,6 +96,7 @@ export async function startKitServer(env: Record<string, string> = {}): Promise<
         child.kill('SIGTERM');
         await new Promise((r) => { const t = setTimeout(() => { child.kill('SIGKILL'); r(undefined); }, 10_000); child.once('exit', () => { clearTimeout(t); r(undefined); }); });
       }
+      forget();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
