@@ -110,7 +110,8 @@ class WorkerPgliteClient extends (ClientPgLite as unknown as new (config: Knex.C
 
 /**
  * The embedded database's worker behind a knex instance opened by {@link createKnexDatabase}, or null (PostgreSQL).
- * For hot single statements: `queryAutocommit` queues them in the worker without holding the one knex session.
+ * For hot single statements: `queryPrepared` (the chat limiter's) and `queryAutocommit` queue them in the worker
+ * without holding the one knex session.
  */
 export function embeddedWorkerOf(knex: Knex): PgliteWorkerClient | null {
   const client = knex.client as unknown;
