@@ -2,6 +2,7 @@ import { tokenize } from '../text/tokenize.js';
 import { foldAccents } from '../text/normalize.js';
 import { createBm25Index } from './bm25-index.js';
 import { answerMatches, answerPossible, expectedAnswer, type AnswerIntent } from './answer-type.js';
+import type { Corpus } from '../text/corpus.js';
 import type { AnalyzedQuery, Retriever } from './retriever.js';
 import { isAnswerRole, sentenceRoles, type SentenceRole } from './sentence-roles.js';
 
@@ -21,6 +22,13 @@ export interface RankingOptions {
   readonly answerNearBonus?: number;
   readonly answerNearWords?: number;
   readonly definitionBonus?: number;
+  /**
+   * A host's extra evidence, 0–1, that sentence `sentence` answers the question (e.g. word-vector similarity of the
+   * question's words the sentence lacks, on the server only); `idf` is the sentence index's. Default none: the
+   * ranking is unchanged without it. Weighted by {@link relatednessBonus}, a share of the best first-stage score.
+   */
+  readonly relatedness?: (query: AnalyzedQuery, sentence: number, corpus: Corpus, idf: (term: number) => number) => number;
+  readonly relatednessBonus?: number;
   readonly k1?: number;
   readonly b?: number;
 }
@@ -161,7 +169,9 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
   }
   const firstWeights = [1, opts.passageWeight, opts.previousWeight, opts.headingWeight, opts.headingWeight, opts.nextWeight];
   const secondWeights = [opts.answerTypeBonus, opts.possibleTypeBonus, opts.proximityBonus, opts.coverageBonus, opts.rarestBonus, opts.positionBonus,
-    opts.answerNearBonus, opts.definitionBonus];
+    opts.answerNearBonus, opts.definitionBonus, options.relatednessBonus ?? 0];
+  const relatedness = options.relatedness && options.relatednessBonus ? options.relatedness : null;
+  const idfOf = (t: number): number => index.idf(t);
   // By sentence, computed when first needed: per word, 1 for a number, 2 for a capitalised word after the first.
   const shapes: (Uint8Array | null)[] = new Array(n).fill(null);
   const shapeOf = (s: number): Uint8Array | null => {
@@ -318,6 +328,7 @@ export function createSentenceRanker(retriever: Retriever, options: RankingOptio
         n > 1 ? c.sentence / (n - 1) : 0,
         nearShape !== 0 && c.typeMatch ? answerNear(c.sentence, nearShape, matched, asked) : 0,
         defined !== null && defines(terms, defined) ? 1 : 0,
+        relatedness ? relatedness(q, c.sentence, corpus, idfOf) : 0,
       ];
     }
     const top = head[0]?.base ?? 0;

@@ -22,7 +22,7 @@
  * `runnerUpKinds` every kind of fact / `neutralCues` on (AnswerOptions):
  * what each idea does once the confidence is refitted for it (docs/eval.md).
  */
-import { ANSWER_SIGNALS } from '../../core/retrieval/index.js';
+import { ANSWER_SIGNALS, type AnswerOptions, type RankingOptions } from '../../core/retrieval/index.js';
 import { loadAllLanguages } from '../../core/text/index.js';
 import { pageItems, squadItems, unanswerableItems, type LabelledItem } from './qa-data.js';
 import { runQa } from './qa-run.js';
@@ -44,11 +44,14 @@ const IDEAS = {
   ...(process.argv.includes('--neutral-cues') ? { neutralCues: true } : {}),
 };
 
+// Options a caller adds (scripts/eval/experiments/qa-vectors.ts --fit: the ranking's relatedness port).
+let EXTRA: AnswerOptions & RankingOptions = {};
+
 async function collect(items: readonly LabelledItem[], wt: number, set: Row['set']): Promise<Row[]> {
   const rows: Row[] = [];
   let n = 0;
   await runQa(items, {
-    answer: { ...IDEAS, minConfidence: 0 },
+    answer: { ...IDEAS, ...EXTRA, minConfidence: 0 },
     onTrace: (t) => {
       const o = t.outcome;
       const x = o.ok ? o.value.signals : o.signals;
@@ -173,7 +176,9 @@ export function nestedEstimate(rows: readonly Row[], k = 7, inner = 5, target = 
   return { p, thresholds };
 }
 
-async function main(): Promise<void> {
+/** Fits and prints as the command line does, with `extra` answerer options (e.g. a ranking hook) on every question. */
+export async function main(extra: AnswerOptions & RankingOptions = {}): Promise<void> {
+  EXTRA = extra;
   const cost = Number(arg('--cost', '2'));
   await loadAllLanguages();
   const pages = await collect(await pageItems('dev'), 1, 'pages');
