@@ -3,16 +3,17 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { pidAlive } from '../support/owned-temp-dir.js';
 
-/** Command lines of the descendants of `pid` (Linux /proc). */
-function descendants(pid: number): string[] {
-  const out: string[] = [];
+/** The descendants of `pid` with their command lines (Linux /proc). */
+function descendants(pid: number): Array<{ pid: number; command: string }> {
+  const out: Array<{ pid: number; command: string }> = [];
   for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid !== pid) continue;
-      out.push(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' '));
+      out.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ') });
       out.push(...descendants(Number(entry)));
     } catch {
       // the process ended meanwhile
@@ -33,6 +34,7 @@ describe('npm start', function () {
     });
     let out = '';
     let err = '';
+    let children: Array<{ pid: number; command: string }> = [];
     npm.stdout.on('data', (c: Buffer) => (out += c.toString()));
     npm.stderr.on('data', (c: Buffer) => (err += c.toString()));
     try {
@@ -45,14 +47,18 @@ describe('npm start', function () {
       });
       expect((await fetch(`${url}/healthz`)).status).to.equal(200);
       expect((await fetch(`${url}/readyz`)).status).to.equal(200);
-      const commands = descendants(npm.pid!);
+      children = descendants(npm.pid!);
+      const commands = children.map((c) => c.command);
       expect(commands.some((c) => /node .*dist\/server\/main\.js/.test(c)), commands.join('\n')).to.equal(true);
       expect(commands.join('\n')).to.not.include('tsx');
       for (const line of out.split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).to.not.throw();
     } finally {
       process.kill(-npm.pid!, 'SIGTERM');
       await new Promise((r) => npm.once('exit', r));
-      rmSync(dir, { recursive: true, force: true });
+      // npm may exit before the server it started has closed its data directory: removing it then races the
+      // server's last writes (ENOTEMPTY, seen under load). Wait for every process it started to be gone first.
+      for (const deadline = Date.now() + 60_000; children.some((c) => pidAlive(c.pid)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 });
