@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOwnedTempDir, onTermination, sweepLeftovers } from '../../support/owned-temp-dir.js';
-import { copyDataTemplate, dataTemplate, inTestRun } from './data-template.js';
+import { copyDataTemplate, dataTemplate, inTestRun } from '../../support/data-template.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
