@@ -1,7 +1,8 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createKnexDatabase, type KnexDatabase } from '../../adapters/node/knex-database.js';
 import { migrateToLatest } from '../../adapters/node/migrations/index.js';
+import { copyDataTemplate, dataTemplate } from './data-template.js';
 import { createOwnedTempDir, onTermination, sweepLeftovers } from './owned-temp-dir.js';
 import { postgresAvailable, startPostgres, type TestPostgres } from './postgres.js';
 
@@ -53,12 +54,27 @@ export function pgliteDataDir(): string {
   return pgliteDir;
 }
 
+/**
+ * pgliteDataDir(), on its first opening a copy of the run's migrated template (./data-template.ts) rather than an
+ * empty directory: the suites migrate it anyway (whatever an earlier file of the process left there), and PGlite's
+ * initdb and the migrations are seconds per worker. Migrating an empty on-disk directory is checked where it is the
+ * point: test/support/data-template.test.ts (the template itself) and the servers' first starts (test/server).
+ */
+async function migratedPgliteDataDir(): Promise<string> {
+  const dir = pgliteDataDir();
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    const template = await dataTemplate();
+    if (template !== null && !existsSync(dir)) copyDataTemplate(template, dir);
+  }
+  return dir;
+}
+
 /** The integration targets: the embedded default (PGlite on disk) and real PostgreSQL 15 when installed. */
 export function integrationTargets(): TestDatabaseTarget[] {
   const targets: TestDatabaseTarget[] = [
     {
       name: 'pglite',
-      open: async () => createKnexDatabase({ kind: 'pglite', dataDir: pgliteDataDir() }),
+      open: async () => createKnexDatabase({ kind: 'pglite', dataDir: await migratedPgliteDataDir() }),
     },
   ];
   if (postgresAvailable() || process.env.KIT_REQUIRE_POSTGRES === '1') {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,7 +18,8 @@ interface Owner {
   readonly started: string | null;
 }
 
-function processStarted(pid: number): string | null {
+/** A process's start time in clock ticks since boot (null when it is gone): with its pid, names it uniquely. */
+export function processStarted(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesised command name (which may itself contain spaces or parentheses).
@@ -46,12 +47,50 @@ export function ownerAlive(owner: Owner): boolean {
   return now === null || now === owner.started;
 }
 
+function writeOwner(dir: string): void {
+  const owner: Owner = { pid: process.pid, started: processStarted(process.pid) };
+  writeFileSync(join(dir, OWNER_FILE), JSON.stringify(owner));
+}
+
 /** Creates `<tmp>/<prefix>XXXXXX` owned by this process. */
 export function createOwnedTempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const owner: Owner = { pid: process.pid, started: processStarted(process.pid) };
-  writeFileSync(join(dir, OWNER_FILE), JSON.stringify(owner));
+  writeOwner(dir);
   return dir;
+}
+
+/**
+ * Creates `<tmp>/<name>` owned by this process and returns its path, or returns null when it exists already (another
+ * process claimed it first: mkdir is atomic, so of several processes claiming one name exactly one gets it).
+ */
+export function claimOwnedDir(name: string): string | null {
+  const dir = join(tmpdir(), name);
+  try {
+    mkdirSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw e;
+  }
+  writeOwner(dir);
+  return dir;
+}
+
+/**
+ * Whether the process that owns `dir` may still be running: false only when its owner record names a process that is
+ * gone (a directory just claimed, whose record is not written yet, counts as alive).
+ */
+export function dirOwnerAlive(dir: string): boolean {
+  let raw: string;
+  try {
+    raw = readFileSync(join(dir, OWNER_FILE), 'utf8');
+  } catch {
+    return true;
+  }
+  try {
+    return ownerAlive(JSON.parse(raw) as Owner);
+  } catch {
+    return true; // being written right now
+  }
 }
 
 /** Whether `dir` was left by a run that is gone: its owner died, or (no owner file) it is older than a grace period. */

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOwnedTempDir, onTermination, sweepLeftovers } from '../../support/owned-temp-dir.js';
+import { copyDataTemplate, dataTemplate, inTestRun } from '../../support/data-template.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -35,6 +36,16 @@ export interface KitServer {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * Start on an empty data directory, where the server runs initdb and every migration, even in a test run — which
+   * otherwise starts each server on a copy of the run's migrated template (./data-template.ts): the same database a
+   * new install has once migrated, without ~10 s of initdb and migrations per server. For a test of what a first
+   * start does to an empty directory. Outside a test run (benches, scripts) every start is fresh.
+   */
+  readonly freshData?: boolean;
+}
+
 /** Whether this process has removed the data directories of runs that are gone (once is enough). */
 let swept = false;
 
@@ -42,13 +53,16 @@ let swept = false;
  * Starts the real Kit server (`server/main.ts`, embedded PGlite database in a temporary directory) as a child process
  * on a free port, exactly as `npm start` runs it, and waits for /healthz.
  */
-export async function startKitServer(env: Record<string, string> = {}): Promise<KitServer> {
+export async function startKitServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<KitServer> {
   const port = await freePort();
   if (!swept) {
     swept = true;
     sweepLeftovers('kit-e2e-');
   }
+  // The embedded database only (a DATABASE_URL server does not use it; an explicit KIT_DATA_DIR is the caller's).
+  const template = !options.freshData && inTestRun() && env.DATABASE_URL === undefined && env.KIT_DATA_DIR === undefined ? await dataTemplate() : null;
   const dataDir = createOwnedTempDir('kit-e2e-');
+  if (template !== null) copyDataTemplate(template, dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', KIT_DATA_DIR: dataDir, KIT_LOG_LEVEL: 'warn', KIT_SIGNUPS_PER_IP_PER_HOUR: '1000', KIT_LOGIN_MAX_PER_IP: '1000', ...env },
