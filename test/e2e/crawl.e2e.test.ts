@@ -98,6 +98,29 @@ describe('site crawl: fetch worker, CSP fallback, page cache (Chromium + real se
     expect(strict.errors.filter((e) => !/Content Security Policy/i.test(e))).to.deep.equal([]);
   });
 
+  it("requests the sitemap once, beside the crawl's chunk rather than after it, and not at all where the page cache holds it", async () => {
+    const from = site.requests.length;
+    await page.goto(`${site.origin}/start`);
+    const r = await page.evaluate((apiKey) => {
+      const w = window as unknown as { Kit: { init(o: unknown): { on(e: string, f: (p: any) => void): void } } };
+      const crawled = () => new Promise<void>((resolve, reject) => {
+        const instance = w.Kit.init({ apiKey, mode: 'remote', context: { sitemap: '/sitemap.xml', maxPages: 5 } });
+        instance.on('ready', () => resolve());
+        instance.on('error', (e) => { if (e.code !== 'network_error') reject(new Error(JSON.stringify(e))); });
+      });
+      return crawled().then(() => {
+        const timing = (re: RegExp) => performance.getEntriesByType('resource').find((e) => re.test(e.name)) as PerformanceResourceTiming;
+        const order = { sitemapSent: timing(/\/sitemap\.xml$/).startTime, crawlChunkIn: timing(/\/kit-crawl\.\w+\.js$/).responseEnd };
+        // A second instance on the same page: the cache, committed before the first `ready`, holds the sitemap fresh.
+        return crawled().then(() => order);
+      });
+    }, key);
+    // Sent by the entry on the first sign of use, while the crawl's chunk was still on its way (sdk/sitemap-head-start.ts).
+    expect(r.sitemapSent).to.be.below(r.crawlChunkIn);
+    // The crawl took that request over (not a second one); the second crawl read the sitemap from the cache.
+    expect(site.requests.slice(from).filter((q) => q.path === '/sitemap.xml')).to.have.length(1);
+  });
+
   it('costs a crawl on a cold cache no IndexedDB read per page, and commits its writes a batch per transaction', async () => {
     const bundle = await build({
       stdin: { contents: "export { withPageCache } from './adapters/browser/idb-page-cache.ts';", resolveDir: process.cwd(), loader: 'ts' },
