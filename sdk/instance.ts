@@ -6,7 +6,6 @@ import type { Assistant, KitHostOptions, StartAssistant } from './assistant.js';
 import { createThreadStore, newConversationId, type Thread, type ThreadMessage } from './conversation.js';
 import { createEmitter } from './emitter.js';
 import { SETUP_CODES } from './setup-codes.js';
-import { startSitemapFetch } from './sitemap-head-start.js';
 import type { Answer, AskOptions, KitEvents, KitInstance } from './types.js';
 import type { AnswerView, Placement, Widget, WidgetStrings } from './widget/index.js';
 import { loadUiStrings, pickUiLanguage, type UiLanguage } from './widget/languages.js';
@@ -31,9 +30,8 @@ type WidgetModule = typeof import('./widget/index.js');
 export function createInstance(config: KitConfig, host: KitHostOptions, startAssistant: () => Promise<StartAssistant>, loadWidget: () => Promise<WidgetModule> = () => import(/* webpackChunkName: "kit-ui" */ './widget/index.js')): KitInstance & { readonly destroyed: boolean } {
   // The code first (issue 12 §7): for a site its crawl's chunk, then the runtime's, are requested before anything else
   // of the instance runs (the launcher's shell, the kept thread), so their download starts at once — the crawl's
-  // first, being the smaller: it is in and run first, and the crawl's first pages are requested before the runtime's
-  // evaluation holds the main thread. The crawl's chunk only loads here: the site is read, and its sitemap requested,
-  // on the first sign of use.
+  // first, being the smaller: it is in and run first, so the crawl's first requests are not held behind the runtime's
+  // evaluation. The crawl's chunk only loads here (code, nothing run): the site is read on the first sign of use.
   const site = config.context.scope !== 'page';
   const crawlChunk = site ? import(/* webpackChunkName: "kit-crawl" */ './site-context.js') : undefined;
   crawlChunk?.catch(() => undefined); // reported by the start that reads the site
@@ -240,13 +238,9 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     }
   })());
   // The runtime starts at once (its chunk, `GET /config`); the page is read on the first sign of use (`read`). A site's
-  // crawl starts then too, from its own chunk beside the runtime's (issue 12 §7: the sitemap and the first pages do
-  // not wait for the runtime to load and run), and its sitemap is requested at that moment by this entry, while that
-  // chunk may still be on its way (sdk/sitemap-head-start.ts): the crawl takes the request over as its first.
-  const siteReading = crawlChunk && reading.then(() => {
-    const head = startSitemapFetch(config.context, lifetime.signal);
-    return crawlChunk.then((m) => m.startSite(config, lifetime.signal, head), (err) => { head?.abort(); throw err; });
-  });
+  // crawl starts then too, from its own chunk (requested above, beside the runtime's: issue 12 §7, the sitemap and the
+  // first pages do not wait for the runtime to load and run, nor for their own code to download).
+  const siteReading = crawlChunk && reading.then(() => crawlChunk).then((m) => m.startSite(config, lifetime.signal));
   siteReading?.catch(() => undefined); // the runtime reports it when it reads; a start that failed first never does
   const assistant: Promise<Assistant> = runtime
     .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal, conversationId: () => thread.id, read: reading, settings: own, site: siteReading }))

@@ -17,8 +17,6 @@ import type { extractFrom } from '../adapters/browser/extract-main-content.js';
 import type { PageRedactor } from './redact-pages.js';
 import type { KitEvents } from './types.js';
 import { crawlSite, createFetchPageFetcher, createTimeSlicer, createWorkerPageFetcher, leanReadability, pageLinks, reportSiteDiscovery, withPageCache, yieldBehindTasks, yieldToMain, type CachedPageFetcher } from './crawl.js';
-import { FETCH_ACCEPT } from '../adapters/browser/fetch-accept.js';
-import type { SitemapHeadStart } from './sitemap-head-start.js';
 import { SDK_VERSION } from './version.js';
 
 /** Where webpack loads the SDK's files from (the directory of kit.js); undefined outside a webpack build. */
@@ -63,10 +61,9 @@ export interface SiteReading {
  * (their extraction waits for it). Requests, decoding and the IndexedDB page cache run in a worker once it has
  * started (the first requests do not wait for it; where no worker can start, all run on the main thread:
  * adapters/browser/worker-page-fetcher.ts). `signal` stops it (the instance's lifetime: destroyed, or a start that
- * failed before it joined). `head`: the sitemap's request, already sent by the entry (sdk/sitemap-head-start.ts); the
- * crawl's first fetch of that URL takes it over, and it is cancelled if the crawl ends without it.
+ * failed before it joined).
  */
-export function startSite(config: KitConfig, signal: AbortSignal, head: SitemapHeadStart | null = null): SiteReading {
+export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
   const url = location.href.replace(/#.*$/, '');
   const stop = new AbortController();
   let joined!: (tools: SiteTools) => void;
@@ -93,7 +90,7 @@ export function startSite(config: KitConfig, signal: AbortSignal, head: SitemapH
   const askLive = () => { const ask = wantLive; wantLive = null; if (ask) void yieldToMain().then(ask); };
   if (config.context.maxPages <= 1) askLive();
 
-  const inPage = withPageCache(createFetchPageFetcher(head ? { fetch: adoptingFetch(head) } : {}));
+  const inPage = withPageCache(createFetchPageFetcher());
   const base = typeof __webpack_public_path__ === 'string' && typeof Worker === 'function' ? __webpack_public_path__ : null;
   const fetcher: CachedPageFetcher & { close?(): void } = base === null ? inPage
     : createWorkerPageFetcher({ scriptUrl: new URL(CRAWL_WORKER_FILE, new URL(base, location.href)).href, version: SDK_VERSION, fallback: inPage });
@@ -101,8 +98,7 @@ export function startSite(config: KitConfig, signal: AbortSignal, head: SitemapH
   const parse = (html: string) => parser.parseFromString(html, 'text/html');
   let ended = false;
   let isJoined = false;
-  // In a task of its own: not in the one that ran this chunk (its response may already be in: the crawl's planning and
-  // first requests would follow at once, in that same task).
+  // In a task of its own, not in the one that ran this chunk (issue 12: no long task).
   const crawl = yieldToMain().then(() => crawlSite({
     pageUrl: url,
     context: config.context,
@@ -123,7 +119,6 @@ export function startSite(config: KitConfig, signal: AbortSignal, head: SitemapH
     onPage: (page) => { raw.push(page); notify(); },
     signal: stop.signal,
   })).finally(() => {
-    head?.abort(); // read by now, or never taken (the crawl stopped first): nothing of it is needed any more
     ended = true;
     notify();
     // Stopped before the runtime joined (it never will): the worker ends here, its writes committed first.
@@ -200,26 +195,5 @@ export function startSite(config: KitConfig, signal: AbortSignal, head: SitemapH
       joined(t);
       return finish(t);
     },
-  };
-}
-
-/**
- * A fetch for the crawl's fetcher (createFetchPageFetcher's `fetch` option) that answers the first request matching
- * `head` — same URL, Accept and credentials, not conditional — with its response, and every other with `fetch`.
- * The request's own signal (its timeout, the crawl's abort) cancels the head start's request from then on.
- */
-export function adoptingFetch(head: SitemapHeadStart, next: typeof fetch = (input, init) => fetch(input, init)): typeof fetch {
-  let unused: SitemapHeadStart | null = head;
-  return (input, init) => {
-    const h = unused;
-    const headers = (init?.headers ?? {}) as Record<string, string>;
-    if (h && input === h.url && init?.credentials === h.credentials && headers.Accept === FETCH_ACCEPT.xml && !headers['If-None-Match'] && !headers['If-Modified-Since']) {
-      unused = null;
-      const s = init.signal;
-      if (s?.aborted) h.abort();
-      else s?.addEventListener('abort', h.abort, { once: true });
-      return h.response;
-    }
-    return next(input, init);
   };
 }

@@ -1,6 +1,5 @@
 import { fail, ok } from '../../core/errors/result.js';
 import type { PageFetcherPort, PageFetchRequest, PageFetchResult, PageValidators } from '../../core/ports/page-fetcher.port.js';
-import { FETCH_ACCEPT } from './fetch-accept.js';
 
 /** Options of createFetchPageFetcher. */
 export interface FetchPageFetcherOptions {
@@ -15,6 +14,11 @@ export interface FetchPageFetcherOptions {
   readonly documentOrigin?: string | null;
 }
 
+const ACCEPT = {
+  html: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5',
+  xml: 'application/xml,text/xml;q=0.9,*/*;q=0.1',
+  text: 'text/plain,*/*;q=0.1',
+} as const;
 /** Bytes searched for a `<meta charset>` / XML `encoding` when the Content-Type names none (as HTML's prescan does). */
 const SNIFF_BYTES = 1024;
 
@@ -39,7 +43,7 @@ export function createFetchPageFetcher(options: FetchPageFetcherOptions = {}): P
       const onAbort = () => controller.abort(ABORTED);
       request.signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        const headers: Record<string, string> = { Accept: FETCH_ACCEPT[request.accept] };
+        const headers: Record<string, string> = { Accept: ACCEPT[request.accept] };
         if (request.validators?.etag) headers['If-None-Match'] = request.validators.etag;
         if (request.validators?.lastModified) headers['If-Modified-Since'] = request.validators.lastModified;
         const response = await doFetch(request.url, {

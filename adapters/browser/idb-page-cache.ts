@@ -1,6 +1,5 @@
 import { ok } from '../../core/errors/index.js';
 import type { PageFetcherPort, PageFetchRequest, PageFetchResponse, PageFetchResult } from '../../core/ports/page-fetcher.port.js';
-import { neverStored, storage } from './page-cache-mark.js';
 
 /** Options of the crawl cache; the defaults keep a whole 100-page site of average size. */
 export interface PageCacheOptions {
@@ -31,7 +30,10 @@ export interface CachedPageFetcher extends PageFetcherPort {
   flush(): Promise<void>;
 }
 
-export { pageCacheMayHoldPages } from './page-cache-mark.js';
+/** The localStorage flag saying this browser stored pages in the cache `dbName` (see mayHoldPages). */
+export function pageCacheMayHoldPages(dbName = 'kit-page-cache'): boolean {
+  return !neverStored(`${dbName}:stored`);
+}
 
 /** Sets that flag: a worker's cache cannot (no localStorage), so the page sets it when the worker stores pages. */
 export function markPageCacheUsed(dbName = 'kit-page-cache'): void {
@@ -219,6 +221,23 @@ export function withPageCache(fetcher: PageFetcherPort, options: PageCacheOption
     evict,
     flush,
   };
+}
+
+/** localStorage, or null where it is missing or throws (sandboxed frames, blocked storage): then the keys are read. */
+function storage(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null {
+  try {
+    return (globalThis as { localStorage?: Storage }).localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function neverStored(mark: string): boolean {
+  try {
+    return storage()?.getItem(mark) === null;
+  } catch {
+    return false;
+  }
 }
 
 function setMark(mark: string): void {
