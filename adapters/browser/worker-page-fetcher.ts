@@ -89,9 +89,9 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
   };
   let startTimer: ReturnType<typeof setTimeout> | undefined;
   // Started for the pages, in a task after the first of them are requested: creating a worker costs the main thread
-  // several milliseconds, which must not delay those requests, which the fallback serves anyway — nor the sitemap's
-  // (its response may already be in: sdk/sitemap-head-start.ts), and a crawl that finds no page starts none. The crawl
-  // sets its limit just before its first page requests; a caller that sets none starts it with its first page request.
+  // several milliseconds, which must not delay those requests, which the fallback serves anyway — nor come between the
+  // sitemap's response and them. The crawl sets its limit just before its first page requests; a caller that sets
+  // none starts it with its first page request.
   const start = () => {
     if (state !== 'starting') return;
     startTimer = setTimeout(() => { if (state === 'starting') giveUp(); }, options.startTimeoutMs ?? 10_000);
