@@ -27,7 +27,7 @@ import { launchChromium } from '../test/support/chromium.js';
 import { cdpOf, freshPage, longest, median, sampleBook, taskMs, type LongTask, type Sample } from './support/page-metrics.js';
 import { addProfileTimes, type CpuProfile } from './support/cpu-profile.js';
 import { cpuDelta, threadCpu } from './support/thread-cpu.js';
-import { requestStats, summarizeTrace, tracedRequests, TRACE_CATEGORIES, type ThreadSummary } from './support/trace-summary.js';
+import { mainThreadTimeline, requestStats, summarizeTrace, tracedRequests, TRACE_CATEGORIES, type ThreadSummary } from './support/trace-summary.js';
 
 const ROUNDS = Number(process.env.KIT_BENCH_ROUNDS ?? 7);
 const SIZES = (process.env.KIT_BENCH_PAGES ?? '100,25').split(',').map(Number);
@@ -120,6 +120,7 @@ async function crawlRound(variant: Variant, pages: number, profile: false | 'cpu
       performance.clearResourceTimings();
       performance.setResourceTimingBufferSize(1000);
       const t0 = performance.now();
+      performance.mark('kit-bench-t0'); // KIT_BENCH_TRACE: the main thread's timeline starts here
       let count = 0;
       if (variant === 'kit-main') (window as any).Worker = undefined;
       // KIT_BENCH_CPU: the crawl's worker is ended after the CPU snapshot, not at `ready` (a thread gone takes its time).
@@ -179,7 +180,7 @@ async function crawlRound(variant: Variant, pages: number, profile: false | 'cpu
     }
     if (profile === 'trace') {
       const json = (await browser.stopTracing()).toString('utf8');
-      return { threads: summarizeTrace(json), requests: requestStats(tracedRequests(json, /\/demo\/site\/p\d+\.html$/)) };
+      return { threads: summarizeTrace(json), requests: requestStats(tracedRequests(json, /\/demo\/site\/p\d+\.html$/)), timeline: mainThreadTimeline(json, 'kit-bench-t0') };
     }
     if (profile === 'cpu') {
       const { profile: cpu } = await cdp.send('Profiler.stop');
@@ -213,7 +214,7 @@ function totalTimes(cpu: any): [string, number][] {
 const KINDS: Variant[] = WORKERLESS ? ['kit', 'kit-main', 'ref'] : ['kit', 'ref'];
 const variants: [Variant, number][] = SIZES.flatMap((n) => KINDS.map((v) => [v, n] as [Variant, number]));
 const profiles: [number, any][] = [];
-type Traced = { threads: ThreadSummary[]; requests: string };
+type Traced = { threads: ThreadSummary[]; requests: string; timeline: string[] };
 const traces: [string, Traced][] = [];
 try {
   for (let round = 0; round < ROUNDS; round++) {
@@ -270,10 +271,12 @@ if (TIMELINE) {
     for (const [name, ms] of totalTimes(cpu).slice(0, 40)) console.log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
   }
 }
-for (const [what, { threads, requests }] of traces) {
+for (const [what, { threads, requests, timeline }] of traces) {
   console.log(`\nTrace of one crawl, ${what}: the pages' requests: ${requests}.\nThreads by time in top-level tasks (ms), their busiest tasks and JS functions (self ms):`);
   for (const t of threads.filter((x) => x.busy >= 2 || x.functions.length > 0).slice(0, 12)) {
     console.log(`  ${t.busy.toFixed(1).padStart(7)}  ${t.thread}: ${t.tasks.slice(0, 4).map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`);
     for (const [name, ms] of t.functions.slice(0, 12)) if (ms >= 0.5) console.log(`           ${ms.toFixed(1).padStart(7)}  ${name}`);
   }
+  console.log(`The page's main thread from the start (init or the first fetch), 10 ms windows: busy ms, busiest JS functions (self ms):`);
+  for (const line of timeline) console.log(`  ${line}`);
 }

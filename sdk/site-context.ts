@@ -98,7 +98,8 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
   const parse = (html: string) => parser.parseFromString(html, 'text/html');
   let ended = false;
   let isJoined = false;
-  const crawl = Promise.resolve().then(() => crawlSite({
+  // In a task of its own, not in the one that ran this chunk (issue 12: no long task).
+  const crawl = yieldToMain().then(() => crawlSite({
     pageUrl: url,
     context: config.context,
     fetcher,

@@ -5,7 +5,7 @@
  * For the crawl benchmark's `KIT_BENCH_TRACE=1`: `browser.startTracing(page, { categories: TRACE_CATEGORIES })`.
  */
 
-export const TRACE_CATEGORIES = ['toplevel', 'disabled-by-default-v8.cpu_profiler', 'v8', 'devtools.timeline', 'IndexedDB', 'blink.worker'];
+export const TRACE_CATEGORIES = ['toplevel', 'disabled-by-default-v8.cpu_profiler', 'v8', 'devtools.timeline', 'IndexedDB', 'blink.worker', 'blink.user_timing'];
 
 interface TraceEvent { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; id?: string; cat?: string; args?: any }
 
@@ -103,4 +103,51 @@ export function requestStats(rows: TracedRequest[]): string {
   const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
   const threads = [...new Set(rows.map((r) => r.thread))].map((t) => `${t}: ${rows.filter((r) => r.thread === t).length} from ${Math.min(...rows.filter((r) => r.thread === t).map((r) => r.sent)).toFixed(0)} ms`);
   return `${rows.length} requests (${threads.join(', ')}) over ${span.toFixed(0)} ms: latency p50 ${q(lat, 0.5).toFixed(1)} / p90 ${q(lat, 0.9).toFixed(1)} ms; mean in flight ${(busy / span).toFixed(2)}; a send after the last finish before it p50 ${refill.length ? q(refill, 0.5).toFixed(1) : 'n/a'} / p90 ${refill.length ? q(refill, 0.9).toFixed(1) : 'n/a'} ms`;
+}
+
+/**
+ * The page's main thread over time, from the `performance.mark(mark)` the page made at its start (the thread that
+ * made it): per window of `windowMs`, its busy ms in top-level tasks and the JS functions with the most self time
+ * there (sampling profiler). Where the critical path waits for the main thread and where it is idle (KIT_BENCH_TRACE).
+ */
+export function mainThreadTimeline(json: string, mark: string, windowMs = 10, untilMs = 600): string[] {
+  const parsed = JSON.parse(json) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+  const m = events.find((e) => e.name === mark && e.cat?.includes('blink.user_timing'));
+  if (!m) return [`(no mark ${mark} in the trace)`];
+  const on = (e: TraceEvent) => e.pid === m.pid && e.tid === m.tid;
+  const n = Math.ceil(untilMs / windowMs);
+  const busy = new Array<number>(n).fill(0);
+  const fns = Array.from({ length: n }, () => new Map<string, number>());
+  // Busy: wall time of top-level tasks split across the windows they span.
+  for (const e of events) {
+    if (e.ph !== 'X' || !on(e) || !e.cat?.split(',').includes('toplevel') || !e.dur) continue;
+    const a = (e.ts - m.ts) / 1000;
+    const b = a + e.dur / 1000;
+    for (let w = Math.max(0, Math.floor(a / windowMs)); w < n && w * windowMs < b; w++) busy[w]! += Math.min(b, (w + 1) * windowMs) - Math.max(a, w * windowMs);
+  }
+  // Samples of the thread's profile, with their absolute times.
+  const profile = events.find((e) => e.name === 'Profile' && on(e) && e.id);
+  if (profile) {
+    const nodes = new Map<number, any>();
+    let t = Number(profile.args?.data?.startTime ?? profile.ts);
+    for (const e of events) {
+      if (e.name !== 'ProfileChunk' || e.pid !== profile.pid || e.id !== profile.id) continue;
+      const data = e.args?.data;
+      for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
+      const samples: number[] = data?.cpuProfile?.samples ?? [];
+      const deltas: number[] = data?.timeDeltas ?? [];
+      for (let i = 0; i < samples.length; i++) {
+        t += deltas[i] ?? 0;
+        const ms = (deltas[i + 1] ?? 0) / 1000;
+        const f = nodes.get(samples[i]!)?.callFrame ?? {};
+        const name = `${f.functionName || '(anonymous)'}${f.url ? ` ${String(f.url).split('/').pop()}:${f.lineNumber + 1}` : ''}`;
+        if (name.startsWith('(idle)') || name.startsWith('(program)')) continue;
+        const w = Math.floor((t - m.ts) / 1000 / windowMs);
+        if (w >= 0 && w < n) fns[w]!.set(name, (fns[w]!.get(name) ?? 0) + ms);
+      }
+    }
+  }
+  const last = busy.reduce((acc, b, i) => (b > 0.05 ? i : acc), 0);
+  return busy.slice(0, last + 1).map((b, w) => `${String(w * windowMs).padStart(4)}–${String((w + 1) * windowMs).padEnd(4)} busy ${b.toFixed(1).padStart(4)} ms  ${[...fns[w]!.entries()].sort((x, y) => y[1] - x[1]).slice(0, 4).map(([f, ms]) => `${f} ${ms.toFixed(1)}`).join(', ')}`);
 }
