@@ -28,14 +28,6 @@ type WidgetModule = typeof import('./widget/index.js');
  * own chunk; both load lazily, in parallel, as soon as the instance exists.
  */
 export function createInstance(config: KitConfig, host: KitHostOptions, startAssistant: () => Promise<StartAssistant>, loadWidget: () => Promise<WidgetModule> = () => import(/* webpackChunkName: "kit-ui" */ './widget/index.js')): KitInstance & { readonly destroyed: boolean } {
-  // The code first (issue 12 §7): for a site its crawl's chunk, then the runtime's, are requested before anything else
-  // of the instance runs (the launcher's shell, the kept thread), so their download starts at once — the crawl's
-  // first, being the smaller: it is in and run first, so the crawl's first requests are not held behind the runtime's
-  // evaluation. The crawl's chunk only loads here (code, nothing run): the site is read on the first sign of use.
-  const site = config.context.scope !== 'page';
-  const crawlChunk = site ? import(/* webpackChunkName: "kit-crawl" */ './site-context.js') : undefined;
-  crawlChunk?.catch(() => undefined); // reported by the start that reads the site
-  const runtime = startAssistant();
   const emitter = createEmitter<KitEvents>();
   const wantWidget = host.widget !== false && typeof document !== 'undefined';
   const lifetime = new AbortController();
@@ -102,6 +94,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   let startError: KitError | null = null;
   /** The answer streaming now, so a panel that appears mid-answer can show it from its start. */
   let live: { partial: string; view: AnswerView | null } | null = null;
+  const site = config.context.scope !== 'page';
   const language = (wanted: string | null) => pickUiLanguage(wanted, typeof document !== 'undefined' ? document.documentElement.lang : null);
   let uiLanguage = language(config.language);
   const strings = (): Readonly<WidgetStrings> => widgetModule!.panelStrings(uiStrings, settings, site, config.strings);
@@ -238,11 +231,11 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     }
   })());
   // The runtime starts at once (its chunk, `GET /config`); the page is read on the first sign of use (`read`). A site's
-  // crawl starts then too, from its own chunk (requested above, beside the runtime's: issue 12 §7, the sitemap and the
-  // first pages do not wait for the runtime to load and run, nor for their own code to download).
-  const siteReading = crawlChunk && reading.then(() => crawlChunk).then((m) => m.startSite(config, lifetime.signal));
+  // crawl starts then too, from its own chunk beside the runtime's (issue 12 §7: the sitemap and the first pages do
+  // not wait for the runtime to load and run).
+  const siteReading = site ? reading.then(() => import(/* webpackChunkName: "kit-crawl" */ './site-context.js')).then((m) => m.startSite(config, lifetime.signal)) : undefined;
   siteReading?.catch(() => undefined); // the runtime reports it when it reads; a start that failed first never does
-  const assistant: Promise<Assistant> = runtime
+  const assistant: Promise<Assistant> = startAssistant()
     .then((start) => start(config, host, { emit: (e, p) => { if (!destroyed) emitter.emit(e, p); }, signal: lifetime.signal, conversationId: () => thread.id, read: reading, settings: own, site: siteReading }))
     .then(async (a) => {
       if (destroyed) { a.destroy(); throw destroyedError(); }

@@ -98,8 +98,7 @@ export function startSite(config: KitConfig, signal: AbortSignal): SiteReading {
   const parse = (html: string) => parser.parseFromString(html, 'text/html');
   let ended = false;
   let isJoined = false;
-  // In a task of its own, not in the one that ran this chunk (issue 12: no long task).
-  const crawl = yieldToMain().then(() => crawlSite({
+  const crawl = Promise.resolve().then(() => crawlSite({
     pageUrl: url,
     context: config.context,
     fetcher,

@@ -88,10 +88,8 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
     flushes.clear();
   };
   let startTimer: ReturnType<typeof setTimeout> | undefined;
-  // Started for the pages, in a task after the first of them are requested: creating a worker costs the main thread
-  // several milliseconds, which must not delay those requests, which the fallback serves anyway — nor come between the
-  // sitemap's response and them. The crawl sets its limit just before its first page requests; a caller that sets
-  // none starts it with its first page request.
+  // Started by the first request, in a task after it: creating a worker costs the main thread several milliseconds,
+  // which must not delay that request (usually the sitemap's), which the fallback serves anyway.
   const start = () => {
     if (state !== 'starting') return;
     startTimer = setTimeout(() => { if (state === 'starting') giveUp(); }, options.startTimeoutMs ?? 10_000);
@@ -131,16 +129,14 @@ export function createWorkerPageFetcher(options: WorkerPageFetcherOptions): Work
     }
   };
   let requested = false;
-  const startSoon = () => { if (!requested) { requested = true; setTimeout(start, 0); } };
 
   return {
     fetch(request: PageFetchRequest): Promise<PageFetchResult> {
-      if (request.accept === 'html') startSoon();
+      if (!requested) { requested = true; setTimeout(start, 0); }
       if (state !== 'ready' || worker === null) return viaMain(request);
       return new Promise<PageFetchResult>((resolve) => viaWorker(request, resolve));
     },
     limit(n: number) {
-      startSoon();
       max = n;
       tellLimit();
       mainSlots.limit(n);

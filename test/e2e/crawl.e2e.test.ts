@@ -98,29 +98,6 @@ describe('site crawl: fetch worker, CSP fallback, page cache (Chromium + real se
     expect(strict.errors.filter((e) => !/Content Security Policy/i.test(e))).to.deep.equal([]);
   });
 
-  it("loads the crawl's chunk at init, before the runtime's, and reads the site only on the first sign of use", async () => {
-    const from = site.requests.length;
-    await page.goto(`${site.origin}/start`);
-    const r = await page.evaluate((apiKey) => new Promise<{ chunkBeforeUse: boolean; sitemapBeforeUse: boolean; crawlChunk: number; runtime: number }>((resolve, reject) => {
-      const w = window as unknown as { Kit: { init(o: unknown): { on(e: string, f: (p: any) => void): void } } };
-      const instance = w.Kit.init({ apiKey, mode: 'remote', context: { sitemap: '/sitemap.xml', maxPages: 5 } });
-      const started = (re: RegExp) => performance.getEntriesByType('resource').find((e) => re.test(e.name))?.startTime ?? NaN;
-      // A second with no sign of use (nothing listens for `ready`, no pointer on the launcher): code only, no reading.
-      setTimeout(() => {
-        const before = performance.getEntriesByType('resource').map((e) => e.name);
-        instance.on('error', (e) => { if (e.code !== 'network_error') reject(new Error(JSON.stringify(e))); });
-        instance.on('ready', () => resolve({
-          chunkBeforeUse: before.some((n) => /\/kit-crawl\.\w+\.js$/.test(n)), sitemapBeforeUse: before.some((n) => /\/sitemap\.xml$/.test(n)),
-          crawlChunk: started(/\/kit-crawl\.\w+\.js$/), runtime: started(/\/kit-runtime\.\w+\.js$/),
-        }));
-      }, 1_000);
-    }), key);
-    expect(r.chunkBeforeUse).to.equal(true);
-    expect(r.sitemapBeforeUse).to.equal(false);
-    expect(r.crawlChunk).to.be.at.most(r.runtime); // requested first: the smaller chunk is in and run first
-    expect(site.requests.slice(from).filter((q) => q.path === '/sitemap.xml')).to.have.length(1);
-  });
-
   it('costs a crawl on a cold cache no IndexedDB read per page, and commits its writes a batch per transaction', async () => {
     const bundle = await build({
       stdin: { contents: "export { withPageCache } from './adapters/browser/idb-page-cache.ts';", resolveDir: process.cwd(), loader: 'ts' },
