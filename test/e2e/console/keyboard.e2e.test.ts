@@ -242,6 +242,17 @@ describeConsole('console by keyboard alone', (suite) => {
       await pageApi(page, 'POST', '/keys', { kind: 'publishable', name: 'Keyboard widget', allowed_origins: [site.origin] });
       await page.reload();
       await page.getByRole('heading', { name: 'Install & customize', level: 1 }).waitFor();
+      // The preview restarts its assistant (a new instance, an empty log) with each settings message, 350 ms after the
+      // last keystroke: note in the frame the greeting of the last message it took, so the question below goes to the
+      // instance started with the typed greeting, not to one a pending restart is about to replace.
+      let sample = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
+      for (let i = 0; !sample; i++) {
+        if (i > 600) throw new Error('the preview frame never loaded');
+        await page.waitForTimeout(50);
+        sample = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
+      }
+      await sample.waitForLoadState('load');
+      await sample.evaluate(() => window.addEventListener('message', (e) => ((window as any).__kitPreviewGreeting = e.data?.assistant?.greeting ?? null)));
       await tabTo(page, 'Script tag');
       await page.keyboard.press('ArrowRight');
       expect(await page.getByRole('tab', { name: 'ES module' }).getAttribute('aria-selected')).to.equal('true');
@@ -254,7 +265,7 @@ describeConsole('console by keyboard alone', (suite) => {
       expect((await pageApi<{ greeting: string }>(page, 'GET', '/assistant')).greeting).to.equal('Typed by keyboard.');
 
       // The live preview, by keyboard: Tab into its frame to the assistant's button, open it, ask, close with Escape.
-      const sample = page.frames().find((f) => f.url().endsWith('/console/preview/sample'))!;
+      await sample.waitForFunction(() => (window as any).__kitPreviewGreeting === 'Typed by keyboard.', null, { timeout: 60_000 });
       await sample.getByText('The assistant is running').waitFor({ timeout: 60_000 });
       const inFrame = () => sample.evaluate(() => {
         let el: Element | null = document.activeElement;
