@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresAvailable, startPostgres } from '../test/support/postgres.js';
-import { autocannon, load1, measure, median, startServer, type LoadResult, type ServerProcess } from './support/load.js';
+import { load1, measure, median, startServer, type LoadResult, type ServerProcess } from './support/load.js';
 import { seedBenchOrg, usageOf } from './support/seed.js';
 import { chatBody, cpuOf, KIT_BENCH_ENV, LISTENING } from './support/chat-request.js';
 
@@ -81,18 +81,15 @@ try {
       results.set(`health:${t.name}`, [...(results.get(`health:${t.name}`) ?? []), r]);
     }
     for (const t of chatOrder(round)) {
-      const options = {
-        url: `${t.url}/v1/chat`, method: 'POST' as const, connections: CONNECTIONS, body: chatBody(t.stream),
+      const r = await measure({
+        url: `${t.url}/v1/chat`, method: 'POST', connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, body: chatBody(t.stream),
         headers: { 'content-type': 'application/json', ...(t.secret ? { authorization: `Bearer ${t.secret}` } : {}) },
-      };
-      const warm = WARMUP > 0 ? await autocannon({ ...options, seconds: WARMUP }) : null;
-      const cpu0 = cpuOf(t.pid);
-      const r = await autocannon({ ...options, seconds: SECONDS });
-      const cpu = cpuOf(t.pid) - cpu0;
+        cpu: () => cpuOf(t.pid),
+      });
       if (r.non2xx > 0 || r.errors > 0) console.error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       results.set(`chat:${t.name}`, [...(results.get(`chat:${t.name}`) ?? []), r]);
-      if (r.ok > 0) cpuPerChat.set(t.name, [...(cpuPerChat.get(t.name) ?? []), cpu / r.ok]);
-      if (t.secret) answered.set(t.url, (answered.get(t.url) ?? 0) + r.ok + (warm?.ok ?? 0));
+      if (r.ok > 0) cpuPerChat.set(t.name, [...(cpuPerChat.get(t.name) ?? []), r.cpuMs / r.ok]);
+      if (t.secret) answered.set(t.url, (answered.get(t.url) ?? 0) + r.ok + r.warmupOk);
     }
     loads.push(load1());
   }

@@ -50,11 +50,15 @@ export function autocannon(options: LoadOptions): Promise<LoadResult> {
   });
 }
 
-/** A warm-up run (discarded), then the measured run. */
-export async function measure(options: LoadOptions & { readonly warmupSeconds: number }): Promise<LoadResult & { readonly warmupOk: number }> {
+/**
+ * A warm-up run (discarded), then the measured run. With `cpu` (a reading of some process's CPU ms, e.g. `cpuOf(pid)`),
+ * `cpuMs` is what it grew by over the measured run alone (NaN without it).
+ */
+export async function measure(options: LoadOptions & { readonly warmupSeconds: number; readonly cpu?: () => number }): Promise<LoadResult & { readonly warmupOk: number; readonly cpuMs: number }> {
   const warm = options.warmupSeconds > 0 ? await autocannon({ ...options, seconds: options.warmupSeconds }) : null;
+  const cpu0 = options.cpu?.() ?? NaN;
   const result = await autocannon(options);
-  return { ...result, warmupOk: warm?.ok ?? 0 };
+  return { ...result, warmupOk: warm?.ok ?? 0, cpuMs: (options.cpu?.() ?? NaN) - cpu0 };
 }
 
 /** The median of a list of numbers. */
