@@ -40,6 +40,10 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
   let proxy: Server;
   let kitUrl: string;
   const beacons: string[] = [];
+  /** Every request the proxy forwarded, with the status it answered or the error (for failure messages). */
+  const traffic: string[] = [];
+  /** The page's console errors and uncaught exceptions (for failure messages). */
+  const pageErrors: string[] = [];
   let site: SiteServer;
   let browser: Browser;
   let page: Page;
@@ -73,10 +77,14 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
         const body = Buffer.concat(chunks);
         if (req.method === 'POST' && req.url === '/v1/beacon') beacons.push(body.toString('utf8'));
         const upstream = request(`${server.url}${req.url}`, { method: req.method, headers: req.headers }, (r) => {
+          traffic.push(`${req.method} ${req.url} → ${r.statusCode}`);
           res.writeHead(r.statusCode!, r.headers);
           r.pipe(res);
         });
-        upstream.on('error', () => res.destroy());
+        upstream.on('error', (err) => {
+          traffic.push(`${req.method} ${req.url} → ${err.message}`);
+          res.destroy();
+        });
         upstream.end(body);
       });
     });
@@ -101,6 +109,10 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
   });
   beforeEach(async () => {
     page = await newTestPage(browser, { viewport: { width: 1000, height: 800 } });
+    traffic.length = 0;
+    pageErrors.length = 0;
+    page.on('console', (m) => void (m.type() === 'error' && pageErrors.push(m.text())));
+    page.on('pageerror', (e) => void pageErrors.push(String(e)));
   });
   afterEach(async () => {
     await page?.close();
@@ -124,7 +136,9 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
     for (;;) {
       const value = await read();
       if (found(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: not found in ${JSON.stringify(value).slice(0, 600)}`);
+      if (Date.now() > deadline) {
+        throw new Error(`${what}: not found in ${JSON.stringify(value).slice(0, 600)}; the proxy forwarded: ${traffic.join('; ') || 'nothing'}; the page's errors: ${pageErrors.join('; ') || 'none'}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }

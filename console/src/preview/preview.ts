@@ -11,13 +11,24 @@ interface PreviewMessage {
   readonly assistant: Record<string, unknown> | null;
 }
 
+interface KitInstance {
+  destroy(): void;
+  open(): void;
+  on(event: 'message', fn: (message: { role: 'user' | 'assistant' }) => void): () => void;
+  on(event: 'error', fn: () => void): () => void;
+}
+
 interface KitGlobal {
-  init(options: Record<string, unknown>, host?: Record<string, unknown>): { destroy(): void; open(): void };
+  init(options: Record<string, unknown>, host?: Record<string, unknown>): KitInstance;
 }
 
 type HttpRequest = { method: string; url: string; headers: Record<string, string>; body?: string; signal?: AbortSignal };
 
-let current: { destroy(): void } | null = null;
+let current: KitInstance | null = null;
+/** A question of the owner's is being answered: a restart now would throw its answer away. */
+let answering = false;
+/** Settings that came while an answer was under way: applied once it is in (only the latest counts). */
+let waiting: PreviewMessage | null = null;
 
 function transport(message: PreviewMessage) {
   return {
@@ -42,6 +53,29 @@ function transport(message: PreviewMessage) {
   };
 }
 
+/** (Re)starts the assistant with these settings. */
+function start(Kit: KitGlobal, message: PreviewMessage, status: HTMLElement | null): void {
+  current?.destroy();
+  answering = false;
+  const instance = Kit.init({ apiKey: message.apiKey, endpoint: `${location.origin}/v1` }, { transport: transport(message) });
+  current = instance;
+  const settled = (): void => {
+    answering = false;
+    // In a task of its own, not inside the instance's event; a question that starts meanwhile is waited for too.
+    setTimeout(() => {
+      const next = waiting;
+      if (answering || !next || current !== instance) return;
+      waiting = null;
+      start(Kit, next, status);
+    }, 0);
+  };
+  instance.on('message', (m) => (m.role === 'user' ? (answering = true) : settled()));
+  instance.on('error', settled);
+  // Not opened by itself: the widget focuses its question box when it opens, which would pull keyboard focus out of
+  // the settings form on every restart (and a panel in a frame this narrow is modal: Tab wraps inside it).
+  if (status) status.textContent = 'The assistant is running with the settings on the left: open it with its button.';
+}
+
 window.addEventListener('message', (event: MessageEvent<PreviewMessage>) => {
   if (event.origin !== location.origin || event.source !== window.parent || event.data?.type !== 'kit-console-preview') return;
   const Kit = (window as unknown as { Kit?: KitGlobal }).Kit;
@@ -50,9 +84,11 @@ window.addEventListener('message', (event: MessageEvent<PreviewMessage>) => {
     if (status) status.textContent = 'The Kit SDK is not built on this server (npm run build).';
     return;
   }
-  current?.destroy();
-  current = Kit.init({ apiKey: event.data.apiKey, endpoint: `${location.origin}/v1` }, { transport: transport(event.data) });
-  // Not opened by itself: the widget focuses its question box when it opens, which would pull keyboard focus out of
-  // the settings form on every restart (and a panel in a frame this narrow is modal: Tab wraps inside it).
-  if (status) status.textContent = 'The assistant is running with the settings on the left: open it with its button.';
+  // An owner who asked just before the settings changed gets the answer first: the restart waits for it.
+  if (answering) {
+    waiting = event.data;
+    if (status) status.textContent = 'New settings: the assistant restarts with them once this answer is in.';
+    return;
+  }
+  start(Kit, event.data, status);
 });

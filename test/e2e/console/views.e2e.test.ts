@@ -88,4 +88,57 @@ describeConsole('console views: axe, 375 px, light and dark, live preview', (sui
     expect(problems.csp).to.deep.equal([]);
     await context.close();
   });
+
+  it('new settings that arrive while the preview answers restart it after the answer, not through it', async () => {
+    const { page, context, problems } = await consolePage(suite.browser);
+    await signIn(page, suite.stack.url, 'demo@example.com', password);
+    await page.goto(`${suite.stack.url}/console/install`);
+    let inFrame = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
+    for (let i = 0; !inFrame; i++) {
+      if (i > 600) throw new Error('the preview frame never loaded');
+      await page.waitForTimeout(50);
+      inFrame = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
+    }
+    await inFrame.waitForLoadState('load');
+    const sample = page.frameLocator('iframe.preview-frame');
+    // The widget's log, not the sample page (which holds the same figures).
+    const shown = () => inFrame.evaluate(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('[role=log]')?.textContent ?? '').catch(() => '(frame gone)');
+    const logShows = async (text: string) => {
+      for (const deadline = Date.now() + 60_000; ; await page.waitForTimeout(100)) {
+        const log = await shown();
+        if (log.includes(text)) return;
+        if (Date.now() > deadline) throw new Error(`the preview never showed ${JSON.stringify(text)}; it showed: ${JSON.stringify(log.slice(0, 600))}`);
+      }
+    };
+    // The frame keeps the last settings message it was sent, to send one of the same shape below.
+    await inFrame.evaluate(() => window.addEventListener('message', (e) => ((window as any).__kitPreviewLast = e.data)));
+    await page.getByLabel('Greeting').fill('The first greeting.');
+    await inFrame.waitForFunction(() => (window as any).__kitPreviewLast?.assistant?.greeting === 'The first greeting.', null, { timeout: 60_000 });
+    await sample.getByRole('button', { name: 'Ask about this page' }).press('Enter');
+    const question = sample.getByRole('textbox', { name: 'Your question' });
+    await question.fill('How much does the Summit membership cost?');
+    await question.press('Enter');
+    await logShows('$49'); // the assistant has started, and answers nothing now
+    await question.fill('How long does express shipping take?');
+    // The owner asks, and in the same moment the console sends new settings (a keystroke 350 ms earlier would).
+    await page.evaluate(() => {
+      const target = (document.querySelector('iframe.preview-frame') as HTMLIFrameElement).contentWindow as Window & { __kitPreviewLast: any };
+      const widget = target.document.querySelector('kit-widget') as HTMLElement;
+      widget.dataset.before = 'the restart';
+      widget.shadowRoot!.querySelector('textarea')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+      const last = target.__kitPreviewLast;
+      target.postMessage({ ...last, assistant: { ...last.assistant, refusal_message: 'Settings from after the answer.' } }, location.origin);
+    });
+    // The assistant restarts once the answer is in (a restart at once would have thrown it away): the new one shows
+    // the conversation so far, its answer included, and answers with the new settings.
+    await inFrame.waitForFunction(() => !(document.querySelector('kit-widget') as HTMLElement | null)?.dataset.before, null, { timeout: 60_000 });
+    await sample.getByRole('button', { name: 'Ask about this page' }).press('Enter');
+    await logShows('1 to 2 business days');
+    await question.fill('What is the capital of France?');
+    await question.press('Enter');
+    await logShows('Settings from after the answer.');
+    expect(await shown()).to.include('1 to 2 business days');
+    expect(problems.csp).to.deep.equal([]);
+    await context.close();
+  });
 }, { timeout: 240_000 });
