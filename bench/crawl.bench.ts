@@ -115,7 +115,7 @@ async function crawlRound(variant: Variant, pages: number, profile: false | 'cpu
     }
     const before = await taskMs(page);
     const cpuBefore = CPU ? threadCpu() : null;
-    const r = await page.evaluate(async ({ variant, pages, concurrency, keepWorkers }) => {
+    const r = await page.evaluate(async ({ variant, pages, concurrency, keepWorkers, workerTimings }) => {
       const w = window as any;
       performance.clearResourceTimings();
       performance.setResourceTimingBufferSize(1000);
@@ -124,10 +124,24 @@ async function crawlRound(variant: Variant, pages: number, profile: false | 'cpu
       let count = 0;
       if (variant === 'kit-main') (window as any).Worker = undefined;
       // KIT_BENCH_CPU: the crawl's worker is ended after the CPU snapshot, not at `ready` (a thread gone takes its time).
-      if (keepWorkers && w.Worker) {
+      if ((keepWorkers || workerTimings) && w.Worker) {
         w.__workers = [];
         w.__terminate = w.Worker.prototype.terminate;
         w.Worker.prototype.terminate = function (this: Worker) { w.__workers.push(this); };
+      }
+      // KIT_BENCH_TIMELINE: the pages the crawl's worker fetches are in the worker's resource timing, not the page's.
+      // Each worker starts from a script that answers `{ kitBench: 'resources' }` with its entries (absolute times),
+      // then runs the SDK's own script; the crawl ignores the answer (it carries no id).
+      if (workerTimings && w.Worker) {
+        const Original = w.Worker;
+        const wrapped = function (url: string | URL, options?: WorkerOptions) {
+          const prelude = `addEventListener('message', (e) => { if (e.data && e.data.kitBench === 'resources') postMessage({ kitBench: performance.getEntriesByType('resource').map((x) => ({ url: x.name, start: x.startTime + performance.timeOrigin, end: x.responseEnd + performance.timeOrigin })) }); });\nimportScripts(${JSON.stringify(String(url))});`;
+          const worker = new Original(URL.createObjectURL(new Blob([prelude], { type: 'text/javascript' })), options);
+          (w.__created ??= []).push(worker);
+          return worker;
+        };
+        wrapped.prototype = Original.prototype;
+        w.Worker = wrapped;
       }
       if (variant !== 'ref') {
         const instance = w.Kit.init({ apiKey: w.__kitKey, endpoint: w.__kitEndpoint, mode: 'remote', context: { sitemap: '/demo/site/sitemap.xml', maxPages: pages, concurrency } });
@@ -153,10 +167,19 @@ async function crawlRound(variant: Variant, pages: number, profile: false | 'cpu
       const t1 = performance.now();
       const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
         .map((e) => ({ url: e.name, start: e.startTime - t0, end: e.responseEnd - t0 }));
+      for (const worker of workerTimings ? (w.__created ?? []) as Worker[] : []) {
+        const entries = await new Promise<Array<{ url: string; start: number; end: number }>>((done) => {
+          worker.addEventListener('message', (e) => e.data?.kitBench && done(e.data.kitBench));
+          worker.postMessage({ kitBench: 'resources' });
+          setTimeout(() => done([]), 2_000);
+        });
+        const origin = performance.timeOrigin + t0;
+        for (const e of entries) resources.push({ url: e.url, start: e.start - origin, end: e.end - origin });
+      }
       return { t0, t1, count, resources, crawled: w.__crawledAt === undefined ? undefined : w.__crawledAt - t0 };
-    }, { variant, pages, concurrency: CONCURRENCY, keepWorkers: CPU });
+    }, { variant, pages, concurrency: CONCURRENCY, keepWorkers: CPU, workerTimings: TIMELINE && profile === false });
     const cpu = cpuBefore ? cpuDelta(cpuBefore, threadCpu()) : null;
-    if (CPU) await page.evaluate(() => { for (const wk of (window as any).__workers ?? []) (window as any).__terminate.call(wk); });
+    if (CPU || TIMELINE) await page.evaluate(() => { for (const wk of (window as any).__workers ?? []) (window as any).__terminate.call(wk); });
     await page.waitForTimeout(200);
     const tasks = await page.evaluate(() => (window as any).__longtasks as LongTask[]);
     if (process.env.KIT_BENCH_DEBUG) for (const t of tasks.filter((x) => x.start + x.duration > r.t0 && x.start < r.t1 + 200)) process.stderr.write(`long task ${variant} ${pages}: at ${(t.start - r.t0).toFixed(0)} ms for ${t.duration.toFixed(0)} ms (ready at ${(r.t1 - r.t0).toFixed(0)})\n`);
