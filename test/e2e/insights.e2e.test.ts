@@ -17,7 +17,7 @@ import { DEMO_KEY_SETTING } from '../../server/demo/demo-site.js';
 import type { Platform } from '../../server/platform.js';
 import { launchChromium, newTestPage } from '../support/chromium.js';
 import { integrationTargets, openMemoryPglite } from '../support/databases.js';
-import { createTestPlatform, listen, seedOrg, type SeededOrg } from '../support/platform.js';
+import { createTestPlatform, listen, logCapture, seedOrg, type SeededOrg } from '../support/platform.js';
 import { createKeys, TEST_ALTCHA_ENV } from '../server/support/chat.js';
 import { ensureSdkBuilt } from './support/kit-server.js';
 import { articlePage, startSiteServer, type SiteServer } from './support/site-server.js';
@@ -44,6 +44,8 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
   const traffic: string[] = [];
   /** The page's console errors and uncaught exceptions (for failure messages). */
   const pageErrors: string[] = [];
+  /** The server's warnings and errors, e.g. a question log batch it could not write (for failure messages). */
+  const serverLogs = logCapture();
   let site: SiteServer;
   let browser: Browser;
   let page: Page;
@@ -59,7 +61,9 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
     await migrateToLatest(db.knex);
     platform = await createTestPlatform({
       database: db,
+      logs: serverLogs,
       env: {
+        KIT_LOG_LEVEL: 'warn',
         ...TEST_ALTCHA_ENV,
         KIT_SDK_DIR: resolvePath('dist/sdk'),
         KIT_DEMO_DIR: resolvePath('demo'),
@@ -137,7 +141,7 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
       const value = await read();
       if (found(value)) return value;
       if (Date.now() > deadline) {
-        throw new Error(`${what}: not found in ${JSON.stringify(value).slice(0, 600)}; the proxy forwarded: ${traffic.join('; ') || 'nothing'}; the page's errors: ${pageErrors.join('; ') || 'none'}`);
+        throw new Error(`${what}: not found in ${JSON.stringify(value).slice(0, 600)}; the proxy forwarded: ${traffic.join('; ') || 'nothing'}; the page's errors: ${pageErrors.join('; ') || 'none'}; the server's warnings: ${serverLogs.lines.join('').slice(-1500) || 'none'}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }

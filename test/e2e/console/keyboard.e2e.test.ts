@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { linkIn } from '../../support/smtp.js';
 import { startSiteServer } from '../support/site-server.js';
 import { activate, choose, expectFocusInDialog, tabTo, typeInto, dialogsClosed } from './keyboard.js';
-import { closeClean, consolePage, describeConsole, pageApi, PASSWORD, type ConsoleSuite } from './stack.js';
+import { closeClean, consolePage, describeConsole, pageApi, PASSWORD, previewFrame, type ConsoleSuite } from './stack.js';
 
 /** After a navigation inside the console: its view's heading has taken focus (the next Tab starts from there). */
 async function settled(page: Page): Promise<void> {
@@ -242,16 +242,10 @@ describeConsole('console by keyboard alone', (suite) => {
       await pageApi(page, 'POST', '/keys', { kind: 'publishable', name: 'Keyboard widget', allowed_origins: [site.origin] });
       await page.reload();
       await page.getByRole('heading', { name: 'Install & customize', level: 1 }).waitFor();
-      // The preview restarts its assistant (a new instance, an empty log) with each settings message, 350 ms after the
-      // last keystroke: note in the frame the greeting of the last message it took, so the question below goes to the
-      // instance started with the typed greeting, not to one a pending restart is about to replace.
-      let sample = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
-      for (let i = 0; !sample; i++) {
-        if (i > 600) throw new Error('the preview frame never loaded');
-        await page.waitForTimeout(50);
-        sample = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
-      }
-      await sample.waitForLoadState('load');
+      // The preview restarts its assistant (a new instance, its panel closed) with each settings message, 350 ms after
+      // the last keystroke: note in the frame the greeting of the last message it took, so the panel opened below is
+      // the instance started with the typed greeting, not one a pending restart is about to replace.
+      const sample = await previewFrame(page);
       await sample.evaluate(() => window.addEventListener('message', (e) => ((window as any).__kitPreviewGreeting = e.data?.assistant?.greeting ?? null)));
       await tabTo(page, 'Script tag');
       await page.keyboard.press('ArrowRight');

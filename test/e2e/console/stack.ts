@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { FakeStripeServer } from '../../fakes/stripe-server.js';
 import { launchChromium, TSX_EVALUATE_SHIM } from '../../support/chromium.js';
 import { postgresAvailable } from '../../support/postgres.js';
@@ -244,4 +244,17 @@ export function demoPassword(kit: KitServer): string {
   const match = /demo@example\.com \/ (\S+)/.exec(kit.output());
   if (!match) throw new Error(`no demo password in the start banner of ${kit.url}:\n${kit.output()}`);
   return match[1]!;
+}
+
+/** The install view's live-preview frame (`/console/preview/sample`), once it has loaded. */
+export async function previewFrame(page: Page): Promise<Frame> {
+  for (let i = 0; ; i++) {
+    const frame = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
+    if (frame) {
+      await frame.waitForLoadState('load');
+      return frame;
+    }
+    if (i > 600) throw new Error('the preview frame never loaded');
+    await page.waitForTimeout(50);
+  }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { axeViolations, consolePage, describeConsole, demoPassword, pageApi, signIn } from './stack.js';
+import { axeViolations, consolePage, describeConsole, demoPassword, pageApi, previewFrame, signIn } from './stack.js';
 
 const SIGNED_IN_VIEWS = [
   ['/console/', 'Kit demo'],
@@ -93,13 +93,7 @@ describeConsole('console views: axe, 375 px, light and dark, live preview', (sui
     const { page, context, problems } = await consolePage(suite.browser);
     await signIn(page, suite.stack.url, 'demo@example.com', password);
     await page.goto(`${suite.stack.url}/console/install`);
-    let inFrame = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
-    for (let i = 0; !inFrame; i++) {
-      if (i > 600) throw new Error('the preview frame never loaded');
-      await page.waitForTimeout(50);
-      inFrame = page.frames().find((f) => f.url().endsWith('/console/preview/sample'));
-    }
-    await inFrame.waitForLoadState('load');
+    const inFrame = await previewFrame(page);
     const sample = page.frameLocator('iframe.preview-frame');
     // The widget's log, not the sample page (which holds the same figures).
     const shown = () => inFrame.evaluate(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('[role=log]')?.textContent ?? '').catch(() => '(frame gone)');
