@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { linkIn } from '../../support/smtp.js';
 import { startSiteServer } from '../support/site-server.js';
 import { activate, choose, expectFocusInDialog, tabTo, typeInto, dialogsClosed } from './keyboard.js';
-import { closeClean, consolePage, describeConsole, pageApi, PASSWORD, previewFrame, type ConsoleSuite } from './stack.js';
+import { closeClean, consolePage, describeConsole, pageApi, PASSWORD, previewFrame, widgetLogShows, type ConsoleSuite } from './stack.js';
 
 /** After a navigation inside the console: its view's heading has taken focus (the next Tab starts from there). */
 async function settled(page: Page): Promise<void> {
@@ -275,11 +275,7 @@ describeConsole('console by keyboard alone', (suite) => {
       await page.keyboard.type('How much does the Summit membership cost?');
       await page.keyboard.press('Enter');
       // The answer, in the widget (its shadow root), not the sample page's own text.
-      await sample.waitForFunction(() => [...document.querySelectorAll('*')].some((el) => el.shadowRoot?.querySelector('[role=log], .log, [aria-live]')?.textContent?.includes('$49')), null, { timeout: 60_000 }).catch(async (error: Error) => {
-        // Say what the visitor saw instead (an error message, a refusal, nothing), so a failure under load can be read.
-        const shown = await sample.evaluate(() => [...document.querySelectorAll('*')].map((el) => el.shadowRoot?.querySelector('[role=log], .log, [aria-live]')?.textContent ?? '').filter(Boolean).join(' | ')).catch(() => '(frame gone)');
-        throw new Error(`${error.message}\nthe widget showed: ${JSON.stringify(shown.slice(0, 600))}`);
-      });
+      await widgetLogShows(sample, '$49');
       await page.keyboard.press('Escape');
       await tabTo(page, 'Page of your site', 80); // …and on, out of the frame
 

@@ -258,3 +258,17 @@ export async function previewFrame(page: Page): Promise<Frame> {
     await page.waitForTimeout(50);
   }
 }
+
+/** The text of the Kit widget's log in a frame (in its shadow root), or '(frame gone)'. */
+export function widgetLog(frame: Frame): Promise<string> {
+  return frame.evaluate(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('[role=log]')?.textContent ?? '').catch(() => '(frame gone)');
+}
+
+/** Waits until the widget's log in `frame` shows `text` (not the page's own text); a failure quotes what it showed. */
+export async function widgetLogShows(frame: Frame, text: string, timeoutMs = 60_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 100))) {
+    const log = await widgetLog(frame);
+    if (log.includes(text)) return;
+    if (Date.now() > deadline) throw new Error(`the widget never showed ${JSON.stringify(text)}; it showed: ${JSON.stringify(log.slice(0, 600))}`);
+  }
+}

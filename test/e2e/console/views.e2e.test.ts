@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { axeViolations, consolePage, describeConsole, demoPassword, pageApi, previewFrame, signIn } from './stack.js';
+import { axeViolations, consolePage, describeConsole, demoPassword, pageApi, previewFrame, signIn, widgetLog, widgetLogShows } from './stack.js';
 
 const SIGNED_IN_VIEWS = [
   ['/console/', 'Kit demo'],
@@ -95,15 +95,6 @@ describeConsole('console views: axe, 375 px, light and dark, live preview', (sui
     await page.goto(`${suite.stack.url}/console/install`);
     const inFrame = await previewFrame(page);
     const sample = page.frameLocator('iframe.preview-frame');
-    // The widget's log, not the sample page (which holds the same figures).
-    const shown = () => inFrame.evaluate(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('[role=log]')?.textContent ?? '').catch(() => '(frame gone)');
-    const logShows = async (text: string) => {
-      for (const deadline = Date.now() + 60_000; ; await page.waitForTimeout(100)) {
-        const log = await shown();
-        if (log.includes(text)) return;
-        if (Date.now() > deadline) throw new Error(`the preview never showed ${JSON.stringify(text)}; it showed: ${JSON.stringify(log.slice(0, 600))}`);
-      }
-    };
     // The frame keeps the last settings message it was sent, to send one of the same shape below.
     await inFrame.evaluate(() => window.addEventListener('message', (e) => ((window as any).__kitPreviewLast = e.data)));
     await page.getByLabel('Greeting').fill('The first greeting.');
@@ -112,7 +103,7 @@ describeConsole('console views: axe, 375 px, light and dark, live preview', (sui
     const question = sample.getByRole('textbox', { name: 'Your question' });
     await question.fill('How much does the Summit membership cost?');
     await question.press('Enter');
-    await logShows('$49'); // the assistant has started, and answers nothing now
+    await widgetLogShows(inFrame, '$49'); // the assistant has started, and answers nothing now
     await question.fill('How long does express shipping take?');
     // The owner asks, and in the same moment the console sends new settings (a keystroke 350 ms earlier would).
     await page.evaluate(() => {
@@ -127,11 +118,11 @@ describeConsole('console views: axe, 375 px, light and dark, live preview', (sui
     // the conversation so far, its answer included, and answers with the new settings.
     await inFrame.waitForFunction(() => !(document.querySelector('kit-widget') as HTMLElement | null)?.dataset.before, null, { timeout: 60_000 });
     await sample.getByRole('button', { name: 'Ask about this page' }).press('Enter');
-    await logShows('1 to 2 business days');
+    await widgetLogShows(inFrame, '1 to 2 business days');
     await question.fill('What is the capital of France?');
     await question.press('Enter');
-    await logShows('Settings from after the answer.');
-    expect(await shown()).to.include('1 to 2 business days');
+    await widgetLogShows(inFrame, 'Settings from after the answer.');
+    expect(await widgetLog(inFrame)).to.include('1 to 2 business days');
     expect(problems.csp).to.deep.equal([]);
     await context.close();
   });
