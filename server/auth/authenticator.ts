@@ -82,6 +82,7 @@ export class Authenticator {
     } else if (!ipAllowed(key.ipAllowlist, ctx.ip)) {
       throw new KitError('ip_not_allowed');
     }
+    this.keys.used(key.keyId);
     return key;
   }
 

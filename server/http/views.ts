@@ -33,7 +33,7 @@ export const KeyView = z
     status: z.enum(['active', 'expiring', 'revoked']),
     created_at: Timestamp,
     created_by: z.string().nullable(),
-    last_used_at: Timestamp.nullable().meta({ description: 'Updated at most every 30 s (KIT_LAST_USED_FLUSH_MS).' }),
+    last_used_at: Timestamp.nullable().meta({ description: 'The last request the key was admitted for (a refused origin or address, or the console\'s preview, does not count). Updated at most every 30 s (KIT_LAST_USED_FLUSH_MS).' }),
     expires_at: Timestamp.nullable(),
   })
   .meta({ id: 'Key' });

@@ -110,6 +110,7 @@ export function visitorRoutes({ visitors, keys }: VisitorRouteDeps): Route[] {
         if (k.kind !== 'publishable') throw new KitError('forbidden', 'The beacon takes a publishable key.');
         const origin = ctx.get('origin') || null;
         if (origin !== null && !originAllowed(k.allowedOrigins, origin)) throw new KitError('origin_not_allowed');
+        keys.used(k.id);
         const auth: KeyAuth = { kind: 'key', keyId: k.id, keyKind: k.kind, orgId: k.orgId, orgTier: k.orgTier, allowedOrigins: k.allowedOrigins, ipAllowlist: k.ipAllowlist };
         const accepted = unwrap(
           await visitors.beacon(auth, body.session ?? null, origin, ip, {

@@ -271,7 +271,7 @@ export class ChatService {
       if (!byKey.allowed) return rateLimited(byKey, now, `This key is over its ${plan.requestsPerMinute} requests per minute; retry later.`);
       if (admission.sessionCount !== null) {
         const bySession = windowState(admission.sessionCount, plan.sessionRequestsPerMinute);
-        if (!bySession.allowed) return rateLimited(bySession, now, `This session is over its ${plan.sessionRequestsPerMinute} requests per minute; retry later.`);
+        if (!bySession.allowed) return rateLimited(bySession, now, `Too many questions from this browser in a minute (at most ${plan.sessionRequestsPerMinute}).`);
       }
       const byOrg = windowState(admission.orgCount, plan.orgRequestsPerMinute);
       if (!byOrg.allowed) return rateLimited(byOrg, now, `The organization is over its ${plan.orgRequestsPerMinute} requests per minute over all its keys; retry later.`);

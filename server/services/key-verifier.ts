@@ -50,9 +50,16 @@ export class KeyVerifier {
     const now = this.clock();
     const lookup = await this.#lookup(hash, now.getTime());
     if (!lookup || keyStatus(lookup.key, now) === 'revoked') return fail('invalid_api_key', 'unknown, revoked or expired key');
-    this.lastUsed.touch(lookup.key.id, now);
     const { key } = lookup;
     return ok({ id: key.id, kind: key.kind, orgId: key.orgId, orgTier: lookup.orgTier, allowedOrigins: key.allowedOrigins, ipAllowlist: key.ipAllowlist });
+  }
+
+  /**
+   * Records a use of the key (`last_used_at`): called once a request with it is admitted — its origin or address
+   * allowed — so neither a refused request nor the console's own preview (a grant on Kit's pages) counts as a use.
+   */
+  used(keyId: string): void {
+    this.lastUsed.touch(keyId, this.clock());
   }
 
   /** Drops a key from this replica's cache (after delete, rotate or edit). */

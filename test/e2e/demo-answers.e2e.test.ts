@@ -5,6 +5,8 @@
  * as a visitor would see them: a heading as the answer, a confident wrong sentence, a refusal of what the page says,
  * a flattened table row. (test/core/retrieval/visitor-answers.test.ts covers the same in-process, and more.)
  */
+import { readdirSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, newTestPage } from '../support/chromium.js';
@@ -71,6 +73,17 @@ describe('the demo shop answered by the default (extractive) engine, through the
     expect(r.text).to.match(/Plan: Summit; Price: \$49 per year/);
     expect(r.text).not.to.match(/couldn't find/);
     expect((await askWidget(page, 'When is the workshop open?')).text).to.match(/open to visitors on Saturdays from 10 am to 4 pm/);
+  });
+
+  it('every demo page fits a 375 px phone: no sideways scrolling (the membership table used to make the page 392 px wide)', async () => {
+    page = await newTestPage(browser, { viewport: { width: 375, height: 800 } });
+    const wide: string[] = [];
+    for (const path of readdirSync(resolvePath('demo')).filter((f) => f.endsWith('.html'))) {
+      await page.goto(`${kit.url}/demo/${path}`);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 375) wide.push(`${path}: ${width} px`);
+    }
+    expect(wide).to.deep.equal([]);
   });
 
   it('answers how to contact the shop with its email address and phone number (the gate used to refuse it)', async () => {

@@ -170,9 +170,11 @@ async function rest(events: AsyncIterator<{ event: string; data: string }>): Pro
     const session = ((await sessions.find((r) => r.status === 201)!.json()) as { session: string }).session;
 
     // Per session: the session from one process works on the other, and its window is shared.
-    const perSession: number[] = [];
-    for (let i = 0; i < 6; i++) perSession.push((await post(i % 2 ? b : a, publishable, chatBody(OFF_TOPIC_QUESTION, { stream: false }), { 'kit-session': session })).status);
-    expect(perSession).to.deep.equal([200, 200, 200, 200, 429, 429]);
+    const perSession: Response[] = [];
+    for (let i = 0; i < 6; i++) perSession.push(await post(i % 2 ? b : a, publishable, chatBody(OFF_TOPIC_QUESTION, { stream: false }), { 'kit-session': session }));
+    expect(perSession.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 429, 429]);
+    // The widget shows this message to the visitor (with "Please try again in N s."): words a visitor reads.
+    expect((await perSession[5]!.json()).error.message).to.equal('Too many questions from this browser in a minute (at most 4).');
 
     // Monthly quota: tokens used through one process exhaust it on the other. The month is first brought to room
     // for one reservation plus 10 tokens; the chat answered through `a` uses more than those 10.

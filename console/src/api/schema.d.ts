@@ -1121,7 +1121,7 @@ export type components = {
             ip_allowlist: string[];
             /** @enum {string} */
             kind: "publishable" | "secret";
-            /** @description Updated at most every 30 s (KIT_LAST_USED_FLUSH_MS). */
+            /** @description The last request the key was admitted for (a refused origin or address, or the console's preview, does not count). Updated at most every 30 s (KIT_LAST_USED_FLUSH_MS). */
             last_used_at: string | null;
             last4: string;
             name: string;

@@ -1,6 +1,9 @@
 import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client.js';
+import { fieldError } from './field-error.js';
+
+export { fieldError };
 
 /** A view's heading: sets the document title and takes focus after navigation, so screen readers announce the view. */
 export function PageTitle({ title, lede }: { title: string; lede?: ComponentChildren }) {
@@ -115,16 +118,6 @@ export function Select<T extends string>({ label, value, options, onValue, hint,
   );
 }
 
-/**
- * The error message of a field when the API named it: `password: must be…` gives `must be…` for `password`;
- * an item of a list keeps its index (`allowed_origins.1: …`) for the caller to turn into a line number.
- */
-export function fieldError(error: unknown, ...fields: string[]): string | null {
-  if (!(error instanceof ApiError) || !error.field) return null;
-  const field = error.field;
-  if (!fields.some((f) => field === f || field.startsWith(`${f}.`))) return null;
-  return fields.includes(field) ? error.message.slice(field.length + 2) : error.message;
-}
 
 /**
  * A confirmation in a native modal <dialog> (focus moves in, Tab stays in, Escape cancels, focus returns).

@@ -49,9 +49,9 @@ export function Insights(_: { path?: string }) {
     const pick = (name: string) => series.x.map((t) => perDay.get(isoDay(new Date(t * 1000)))?.[name] ?? 0);
     return {
       modes: [
-        { label: 'Remote (API)', values: pick('remote') },
-        { label: 'Local (device)', values: pick('local') },
-        { label: 'Extractive', values: pick('extractive') },
+        { label: 'Answered by the service (API)', values: pick('remote') },
+        { label: 'Local model (device)', values: pick('local') },
+        { label: 'Extractive (device)', values: pick('extractive') },
         { label: 'Refused', values: pick('refused') },
       ],
       votes: [
@@ -94,7 +94,7 @@ export function Insights(_: { path?: string }) {
         </>
       ) : null}
       <h2>Questions per day by mode</h2>
-      <p class="hint">Every question visitors asked, wherever it was answered (on their device too), also with logging off.</p>
+      <p class="hint">Every question visitors asked, wherever it was answered (on their device too), also with logging off. Answers from Kit's service count as the service's whatever its engine (its built-in extractive one without a model server); "device" is the visitor's browser.</p>
       <ErrorAlert error={questions.error} />
       {questions.data ? (
         <>

@@ -30,11 +30,8 @@ export function KeyEditor({ open, editing, onClose, onSaved }: { open: boolean; 
       dialog.showModal();
     } else if (!open && dialog.open) dialog.close();
   }, [open, editing]);
-  const lineHint = (field: string): string | null => {
-    const message = fieldError(error, field);
-    const index = message ? /^[a-z_]+\.(\d+):/.exec(message) : null;
-    return message && index ? `Line ${Number(index[1]) + 1}: ${message.replace(/^[a-z_]+\.\d+: /, '')}` : message;
-  };
+  // One origin or address per line: the list's item is a line here.
+  const lineHint = (field: string): string | null => fieldError(error, field)?.replace(/^Item (\d+):/, 'Line $1:') ?? null;
   return (
     <dialog ref={ref} aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId}>{editing ? `Edit ${editing.name}` : 'Create a key'}</h2>

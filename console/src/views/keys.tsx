@@ -153,7 +153,8 @@ export function Keys(_: { path?: string }) {
           await keys.reload();
         }}
       >
-        <p>The key stops working at once{deleting?.kind === 'publishable' ? ': the assistant disappears from sites that use it' : ''}. This cannot be undone.</p>
+        <p>The key stops working at once{deleting?.kind === 'publishable' ? ': the assistant on sites that use it stops answering' : ''}. This cannot be undone.</p>
+        {deleting?.kind === 'publishable' ? <p>Every question, answer, vote and daily count logged through it is deleted too (docs/privacy.md). To keep them, rotate the key instead.</p> : null}
       </ConfirmDialog>
     </>
   );

@@ -17,7 +17,7 @@ export function Overview(_: { path?: string }) {
   const liveKeys = keys.data ? keys.data.data.filter((k) => k.status !== 'revoked') : [];
   return (
     <>
-      <PageTitle title={session.organization.name} lede={`Plan: ${session.organization.tier} · ${session.organization.member_count} member${session.organization.member_count === 1 ? '' : 's'} · you are ${session.role === 'admin' ? 'an' : 'a'} ${session.role}`} />
+      <PageTitle title={session.organization.name} lede={`Plan: ${session.organization.tier} · ${session.organization.member_count} member${session.organization.member_count === 1 ? '' : 's'} · you are ${/^[aeiou]/.test(session.role) ? 'an' : 'a'} ${session.role}`} />
       <h2>This month</h2>
       <ErrorAlert error={usage.error} title="Usage could not be loaded." />
       {usage.loading && !usage.data ? (

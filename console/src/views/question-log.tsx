@@ -56,9 +56,9 @@ export function QuestionLog({ from, to, orgId }: { from: string; to: string; org
           onValue={(mode) => setFilters({ ...filters, mode })}
           options={[
             ['', 'Any'],
-            ['remote', 'Remote (API)'],
-            ['local', 'Local (device)'],
-            ['extractive', 'Extractive'],
+            ['remote', 'The service (API)'],
+            ['local', 'Local model (device)'],
+            ['extractive', 'Extractive (device)'],
           ]}
         />
         <Select
@@ -143,7 +143,7 @@ export function QuestionGroups({ kind, from, to, orgId }: { kind: 'top' | 'gaps'
     <>
       <ErrorAlert error={groups.error} />
       {groups.loading && !groups.data ? <Loading /> : null}
-      {groups.data && rows.length === 0 ? <p class="muted">{kind === 'top' ? 'No questions logged in this period.' : 'No gaps: nothing was refused or voted down.'}</p> : null}
+      {groups.data && rows.length === 0 ? <p class="muted">{kind === 'top' ? 'No questions logged in this period. Questions are kept only while question logging (below) keeps them.' : 'No gaps among the logged questions: none was refused or voted down. Questions are kept only while question logging (below) keeps them.'}</p> : null}
       {rows.length > 0 ? (
         <TableWrap label={kind === 'top' ? 'Top questions' : 'Coverage gaps'} columns={['Question', { label: 'Asked', num: true }, { label: 'Refused', num: true }, { label: '👍 / 👎', num: true }, kind === 'gaps' && 'Asked on']}>
           {rows.map((g, i) => (

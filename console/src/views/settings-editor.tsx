@@ -113,6 +113,7 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
             label="Placement"
             value={draft.placement}
             onValue={(v) => set('placement', v)}
+            hint={draft.placement === 'inline' ? 'Inline needs an element to mount into: add target to the snippet, e.g. target: \'#help\'. Without one, the launcher shows.' : undefined}
             options={[
               ['launcher', 'Launcher button'],
               ['sidebar', 'Sidebar'],
@@ -144,7 +145,7 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
               ['bottom-left', 'Bottom left'],
             ]}
           />
-          <Field label="Launcher label" value={draft.theme.launcher_label ?? ''} onValue={(v) => setTheme('launcher_label', orNull(v))} error={fieldError(error, 'theme.launcher_label')} />
+          <Field label="Launcher label" value={draft.theme.launcher_label ?? ''} onValue={(v) => setTheme('launcher_label', orNull(v))} hint="The launcher button’s name, read by screen readers and shown as its tooltip (the button shows an icon)." error={fieldError(error, 'theme.launcher_label')} />
         </div>
         <Field label="Logo URL" type="url" value={draft.theme.logo_url ?? ''} onValue={(v) => setTheme('logo_url', orNull(v))} hint="An https:// image." error={fieldError(error, 'theme.logo_url')} />
       </fieldset>

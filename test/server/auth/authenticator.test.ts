@@ -84,6 +84,25 @@ describe('Authenticator', () => {
     expect(bad.headers['access-control-allow-origin']).to.equal(undefined);
   });
 
+  it("counts a key as used only when a request with it is admitted: not a refused origin, not the console's preview", async () => {
+    const owner = { kind: 'member' as const, userId: org.members.owner.userId, orgId: org.orgId, role: 'owner' as const };
+    const created = await resolve(platform.container, 'KeyService').create(owner, 'publishable', { name: 'last use', allowedOrigins: ['https://shop.example.com'] });
+    if (!created.ok) throw new Error('key');
+    const key = { id: created.value.key.id, value: created.value.secret };
+    const lastUsed = async () => {
+      await resolve(platform.container, 'LastUsedTracker').flush();
+      const row = await platform.database.knex('api_keys').where({ id: key.id }).first('last_used_at');
+      return row.last_used_at as Date | string | null;
+    };
+    expect((await api().get('/v1/probe').set('authorization', `Bearer ${key.value}`).set('origin', 'https://evil.example.net')).status).to.equal(403);
+    const grant = await resolve(platform.container, 'PreviewGrants').issue(owner, key.id);
+    if (!grant.ok) throw new Error('grant');
+    expect((await api().get('/v1/probe').set('authorization', `Bearer ${key.value}`).set('kit-preview', grant.value.token)).status).to.equal(200);
+    expect(await lastUsed()).to.equal(null);
+    expect((await api().get('/v1/probe').set('authorization', `Bearer ${key.value}`).set('origin', 'https://shop.example.com')).status).to.equal(200);
+    expect(await lastUsed()).to.not.equal(null);
+  });
+
   it('allows only loopback origins for a key with no allowed origins', async () => {
     expect((await api().get('/v1/probe').set('authorization', `Bearer ${openPub}`).set('origin', 'http://localhost:5173')).status).to.equal(200);
     expect((await api().get('/v1/probe').set('authorization', `Bearer ${openPub}`).set('origin', 'https://shop.example.com')).status).to.equal(403);

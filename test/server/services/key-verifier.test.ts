@@ -131,8 +131,8 @@ describe('KeyVerifier', () => {
     clock.advance(10_000);
     const during = await countQueries(knex, async () => {
       for (let i = 0; i < 25; i++) {
-        await verifier.verify(a.value);
-        await verifier.verify(b.value);
+        if ((await verifier.verify(a.value)).ok) verifier.used(a.id);
+        if ((await verifier.verify(b.value)).ok) verifier.used(b.id);
       }
     });
     expect(during.filter((sql) => /^update/i.test(sql))).to.deep.equal([]);
