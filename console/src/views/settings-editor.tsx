@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, call, type Schemas } from '../api/client.js';
 import { ErrorAlert, Field, fieldError, Notice, Select } from '../components/ui.js';
+import { useSession } from '../session.js';
 
 export type Settings = Schemas['AssistantSettings'];
 /** The fields a /config `assistant` block carries (what the preview shows). */
@@ -34,11 +35,35 @@ function patchOf(d: AssistantDraft): Schemas['AssistantSettingsPatch'] {
   };
 }
 
+/** Keeps (or with null, forgets) this tab's unsaved edits. Without storage (private mode, quota) they live as long as the page. */
+function keep(key: string, edits: { version: number; draft: AssistantDraft } | null): void {
+  try {
+    if (edits) sessionStorage.setItem(key, JSON.stringify(edits));
+    else sessionStorage.removeItem(key);
+  } catch {
+    // As before: the edits live as long as the page.
+  }
+}
+
+/** Unsaved edits kept by an earlier visit of this tab, if any. */
+function readKept(key: string): { version: number; draft: AssistantDraft } | null {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(key) ?? 'null') as { version?: unknown; draft?: unknown } | null;
+    return kept && typeof kept.version === 'number' && kept.draft && typeof kept.draft === 'object' ? { version: kept.version, draft: kept.draft as AssistantDraft } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The organisation's assistant settings, edited with the live preview beside them (`onDraft` on every change).
  * Saving sends If-Match with the version read: a colleague's save in between is a clear message, never lost.
  */
 export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft(draft: AssistantDraft | null): void }) {
+  const { session } = useSession();
+  // Unsaved edits outlive a lost sign-in (signed out in another tab, an expired session): kept in this tab's
+  // sessionStorage with the version they were made on, and restored when the view loads again.
+  const kept = `kit-console-settings-draft:${session.organization.id}`;
   const [saved, setSaved] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<AssistantDraft | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -49,8 +74,11 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
     try {
       const settings = await call(api.GET('/assistant'));
       const { version: _v, updated_at: _a, updated_by: _b, ...values } = settings;
-      setSaved(settings);
-      setDraft(values);
+      const restored = readKept(kept);
+      // Saved on the version the edits were made on: a save in between is then the usual conflict, never overwritten.
+      setSaved(restored ? { ...settings, version: restored.version } : settings);
+      setDraft(restored?.draft ?? values);
+      if (restored) setNotice('Your unsaved changes are back: save them, or discard them.');
       setLoadError(null);
     } catch (err) {
       setLoadError(err);
@@ -60,10 +88,15 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
     void load();
   }, []);
   useEffect(() => onDraft(draft), [draft, onDraft]);
+
   if (loadError) return <ErrorAlert error={loadError} title="Settings could not be loaded." />;
   if (!draft || !saved) return <p class="muted">Loading settings…</p>;
-  const set = <K extends keyof AssistantDraft>(key: K, value: AssistantDraft[K]) => setDraft({ ...draft, [key]: value });
-  const setTheme = <K extends keyof AssistantDraft['theme']>(key: K, value: AssistantDraft['theme'][K]) => setDraft({ ...draft, theme: { ...draft.theme, [key]: value } });
+  const edit = (next: AssistantDraft): void => {
+    setDraft(next);
+    keep(kept, { version: saved.version, draft: next });
+  };
+  const set = <K extends keyof AssistantDraft>(key: K, value: AssistantDraft[K]) => edit({ ...draft, [key]: value });
+  const setTheme = <K extends keyof AssistantDraft['theme']>(key: K, value: AssistantDraft['theme'][K]) => edit({ ...draft, theme: { ...draft.theme, [key]: value } });
   const conflict = error instanceof ApiError && error.code === 'precondition_failed';
   const starters = draft.starter_questions.join('\n');
   return (
@@ -77,6 +110,7 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
         try {
           const next = await call(api.PATCH('/assistant', { body: patchOf(draft), headers: { 'If-Match': `"${saved.version}"` } }));
           setSaved(next);
+          keep(kept, null);
           setNotice('Saved. Visitors get these settings on their next page view.');
         } catch (err) {
           setError(err);
@@ -152,7 +186,7 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
       {conflict ? (
         <div class="alert error" role="alert">
           Someone saved these settings after you opened them. Your changes are not saved.{' '}
-          <button type="button" class="link" onClick={() => void load().then(() => setError(null))}>
+          <button type="button" class="link" onClick={() => (keep(kept, null), void load().then(() => setError(null)))}>
             Load their version
           </button>{' '}
           (your edits are replaced), then change it again.
@@ -169,9 +203,10 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
           <button
             type="button"
             onClick={() => {
-              const { version: _v, updated_at: _a, updated_by: _b, ...values } = saved;
-              setDraft(values);
+              keep(kept, null);
               setError(null);
+              setNotice(null);
+              void load(); // the latest saved settings, and their version
             }}
           >
             Discard changes

@@ -89,6 +89,30 @@ describeConsole('console views: axe, 375 px, light and dark, live preview', (sui
     await context.close();
   });
 
+  it('unsaved settings outlive a lost sign-in: saved after signing in again, not typed again', async () => {
+    const { page, context, problems } = await consolePage(suite.browser);
+    await signIn(page, suite.stack.url, 'demo@example.com', password);
+    await page.goto(`${suite.stack.url}/console/install`);
+    await page.getByLabel('Greeting').fill('Typed before the session ended.');
+    await context.clearCookies(); // signed out meanwhile (another tab, an expired session)
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signIn(page, null, 'demo@example.com', password);
+    await page.getByRole('heading', { name: 'Install & customize', level: 1 }).waitFor();
+    await page.getByText('Your unsaved changes are back').waitFor();
+    expect(await page.getByLabel('Greeting').inputValue()).to.equal('Typed before the session ended.');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Saved. Visitors get these settings').waitFor();
+    expect((await pageApi<{ greeting: string }>(page, 'GET', '/assistant')).greeting).to.equal('Typed before the session ended.');
+    // Saved: nothing is kept any more, so a later visit shows the saved settings without the notice.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Install & customize', level: 1 }).waitFor();
+    await page.getByLabel('Greeting').waitFor();
+    expect(await page.getByText('Your unsaved changes are back').count()).to.equal(0);
+    expect(problems.csp).to.deep.equal([]);
+    await context.close();
+  });
+
   it('new settings that arrive while the preview answers restart it after the answer, not through it', async () => {
     const { page, context, problems } = await consolePage(suite.browser);
     await signIn(page, suite.stack.url, 'demo@example.com', password);
