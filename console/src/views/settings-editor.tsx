@@ -77,7 +77,8 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
       const restored = readKept(kept);
       // Saved on the version the edits were made on: a save in between is then the usual conflict, never overwritten.
       setSaved(restored ? { ...settings, version: restored.version } : settings);
-      setDraft(restored?.draft ?? values);
+      // Over the saved values: a draft kept by an older console lacks the fields added since.
+      setDraft(restored ? { ...values, ...restored.draft, theme: { ...values.theme, ...restored.draft.theme } } : values);
       if (restored) setNotice('Your unsaved changes are back: save them, or discard them.');
       setLoadError(null);
     } catch (err) {
@@ -88,7 +89,6 @@ export function SettingsEditor({ canEdit, onDraft }: { canEdit: boolean; onDraft
     void load();
   }, []);
   useEffect(() => onDraft(draft), [draft, onDraft]);
-
   if (loadError) return <ErrorAlert error={loadError} title="Settings could not be loaded." />;
   if (!draft || !saved) return <p class="muted">Loading settings…</p>;
   const edit = (next: AssistantDraft): void => {

@@ -536,7 +536,9 @@ describe('createWidget', function () {
     await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
     await page.keyboard.press('Enter');
-    await page.locator('kit-widget .hl i').first().waitFor();
+    // The highlighter is a lazy chunk fetched on this first activation: more than the page's 5 s default under a
+    // loaded suite (seen once in a fresh-clone CI, session 14).
+    await page.locator('kit-widget .hl i').first().waitFor({ timeout: 20_000 });
     expect(page.url()).to.equal(`${HOST_ORIGIN}/`);
     const box = await page.locator('kit-widget .hl i').first().boundingBox();
     const para = await page.locator('p', { hasText: 'The Pro plan costs' }).boundingBox();
