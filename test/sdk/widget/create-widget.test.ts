@@ -535,10 +535,11 @@ describe('createWidget', function () {
     await page.keyboard.press('Escape');
     await page.locator('kit-widget .tip').waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => window.kitTest.widget.isOpen())).to.equal(true);
+    // Still on the marker after Escape: Enter activates it. (Once, in session 14's fresh-clone CI at e21b777, no
+    // highlight came within 5 s; the highlighter is inlined in this test's bundle, so a lost focus is the suspect.)
+    expect(await focused(page)).to.equal('widget:ci');
     await page.keyboard.press('Enter');
-    // The highlighter is a lazy chunk fetched on this first activation: more than the page's 5 s default under a
-    // loaded suite (seen once in a fresh-clone CI, session 14).
-    await page.locator('kit-widget .hl i').first().waitFor({ timeout: 20_000 });
+    await page.locator('kit-widget .hl i').first().waitFor();
     expect(page.url()).to.equal(`${HOST_ORIGIN}/`);
     const box = await page.locator('kit-widget .hl i').first().boundingBox();
     const para = await page.locator('p', { hasText: 'The Pro plan costs' }).boundingBox();
