@@ -4,7 +4,7 @@ import request from 'supertest';
 import type { PasswordHasherPort } from '../../../core/ports/password-hasher.port.js';
 import type { Platform } from '../../../server/platform.js';
 import { sharedPglite } from '../../support/databases.js';
-import { createTestPlatform, seedOrg, SEED_PASSWORD, TEST_JWT_SECRET, type SeededOrg } from '../../support/platform.js';
+import { createTestPlatform, seedOrg, SEED_PASSWORD, TEST_JWT_SECRET, testClock, type SeededOrg } from '../../support/platform.js';
 import { resolve } from '../../../server/tokens.js';
 
 const secret = new TextEncoder().encode(TEST_JWT_SECRET);
@@ -109,9 +109,12 @@ describe('authRoutes', () => {
 
   describe('login rate limits', () => {
     let limited: Platform;
+    // The limits count in fixed 15-minute windows: the clock stands in the middle of one, so a run at :14:59.9 does
+    // not see its attempts split over two windows (it did once, in session 14's fresh-clone CI at 06:30 UTC).
+    const midWindow = () => testClock(new Date(Math.floor(Date.now() / 900_000) * 900_000 + 450_000));
     before(async () => {
       // Behind one trusted proxy, so each test can be its own client address (X-Forwarded-For).
-      limited = await createTestPlatform({ database: await sharedPglite(), env: { KIT_LOGIN_MAX_PER_EMAIL: '3', KIT_LOGIN_MAX_PER_IP: '6', KIT_TRUST_PROXY: '1' } });
+      limited = await createTestPlatform({ database: await sharedPglite(), clock: midWindow(), env: { KIT_LOGIN_MAX_PER_EMAIL: '3', KIT_LOGIN_MAX_PER_IP: '6', KIT_TRUST_PROXY: '1' } });
     });
     after(() => limited.close());
 
@@ -138,7 +141,7 @@ describe('authRoutes', () => {
     });
 
     it('ignores X-Forwarded-For when no proxy is trusted', async () => {
-      const direct = await createTestPlatform({ database: await sharedPglite(), env: { KIT_LOGIN_MAX_PER_IP: '1' } });
+      const direct = await createTestPlatform({ database: await sharedPglite(), clock: midWindow(), env: { KIT_LOGIN_MAX_PER_IP: '1' } });
       try {
         const app = direct.app.callback();
         await request(app).post('/v1/auth/login').set('x-forwarded-for', '192.0.2.1').send({ email: uniqueEmail('x'), password: 'whatever 1' });
