@@ -19,17 +19,29 @@ export interface ThreadSummary {
   readonly busy: number;
 }
 
-export function summarizeTrace(json: string): ThreadSummary[] {
+function eventsOf(json: string): TraceEvent[] {
   const parsed = JSON.parse(json) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+}
+
+/** Thread names by `pid:tid`, from the trace's metadata events. */
+function threadNames(events: readonly TraceEvent[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
-  const threadOf = (e: TraceEvent) => `${names.get(`${e.pid}:${e.tid}`) ?? 'thread'} (${e.pid}:${e.tid})`;
+  return names;
+}
 
-  // Sampling profiles: a 'Profile' event names the thread; its 'ProfileChunk's (same id) add nodes and samples.
-  const profiles = new Map<string, { thread: string; nodes: Map<number, any>; samples: number[]; deltas: number[] }>();
+/** One sample of the V8 sampling profiler: its thread, the function's call frame, when (trace µs) and its ms. */
+interface ProfileSample { readonly pid: number; readonly tid: number; readonly frame: any; readonly ts: number; readonly ms: number }
+
+/**
+ * Every sample of the trace's sampling profiles: a 'Profile' event names the thread and the start; its
+ * 'ProfileChunk's (same pid and id) add nodes, samples and the time deltas between them.
+ */
+function profileSamples(events: readonly TraceEvent[]): ProfileSample[] {
+  const profiles = new Map<string, { pid: number; tid: number; start: number; nodes: Map<number, any>; samples: number[]; deltas: number[] }>();
   for (const e of events) {
-    if (e.name === 'Profile' && e.id) profiles.set(`${e.pid}:${e.id}`, { thread: threadOf(e), nodes: new Map(), samples: [], deltas: [] });
+    if (e.name === 'Profile' && e.id) profiles.set(`${e.pid}:${e.id}`, { pid: e.pid, tid: e.tid, start: Number(e.args?.data?.startTime ?? e.ts), nodes: new Map(), samples: [], deltas: [] });
   }
   for (const e of events) {
     if (e.name !== 'ProfileChunk' || !e.id) continue;
@@ -40,23 +52,34 @@ export function summarizeTrace(json: string): ThreadSummary[] {
     p.samples.push(...(data.cpuProfile?.samples ?? []));
     p.deltas.push(...(data.timeDeltas ?? []));
   }
+  const out: ProfileSample[] = [];
+  for (const p of profiles.values()) {
+    let ts = p.start;
+    for (let i = 0; i < p.samples.length; i++) {
+      ts += p.deltas[i] ?? 0;
+      const node = p.nodes.get(p.samples[i]!);
+      // The delta before the next sample is this sample's time.
+      if (node) out.push({ pid: p.pid, tid: p.tid, frame: node.callFrame ?? {}, ts, ms: (p.deltas[i + 1] ?? 0) / 1000 });
+    }
+  }
+  return out;
+}
+
+export function summarizeTrace(json: string): ThreadSummary[] {
+  const events = eventsOf(json);
+  const names = threadNames(events);
+  const threadOf = (e: { pid: number; tid: number }) => `${names.get(`${e.pid}:${e.tid}`) ?? 'thread'} (${e.pid}:${e.tid})`;
   const out = new Map<string, { functions: Map<string, number>; tasks: Map<string, number>; busy: number }>();
   const slot = (thread: string) => {
     let s = out.get(thread);
     if (!s) out.set(thread, (s = { functions: new Map(), tasks: new Map(), busy: 0 }));
     return s;
   };
-  for (const p of profiles.values()) {
-    const s = slot(p.thread);
-    for (let i = 0; i < p.samples.length; i++) {
-      const node = p.nodes.get(p.samples[i]!);
-      if (!node) continue;
-      const f = node.callFrame ?? {};
-      const name = `${f.functionName || '(anonymous)'} ${f.url ? String(f.url).split('/').pop() : ''}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}:${f.columnNumber + 1}` : ''}`;
-      // The delta before the next sample is this sample's time.
-      const ms = (p.deltas[i + 1] ?? 0) / 1000;
-      s.functions.set(name, (s.functions.get(name) ?? 0) + ms);
-    }
+  for (const sample of profileSamples(events)) {
+    const f = sample.frame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url ? String(f.url).split('/').pop() : ''}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}:${f.columnNumber + 1}` : ''}`;
+    const s = slot(threadOf(sample));
+    s.functions.set(name, (s.functions.get(name) ?? 0) + sample.ms);
   }
   for (const e of events) {
     if (e.ph !== 'X' || !e.cat?.split(',').includes('toplevel')) continue;
@@ -73,10 +96,8 @@ export function summarizeTrace(json: string): ThreadSummary[] {
 export interface TracedRequest { readonly url: string; readonly thread: string; readonly sent: number; readonly finished: number }
 
 export function tracedRequests(json: string, match: RegExp): TracedRequest[] {
-  const parsed = JSON.parse(json) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
-  const names = new Map<string, string>();
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  const events = eventsOf(json);
+  const names = threadNames(events);
   const sent = new Map<string, { url: string; thread: string; ts: number }>();
   const done = new Map<string, number>();
   for (const e of events) {
@@ -111,11 +132,10 @@ export function requestStats(rows: TracedRequest[]): string {
  * there (sampling profiler). Where the critical path waits for the main thread and where it is idle (KIT_BENCH_TRACE).
  */
 export function mainThreadTimeline(json: string, mark: string, windowMs = 10, untilMs = 600): string[] {
-  const parsed = JSON.parse(json) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+  const events = eventsOf(json);
   const m = events.find((e) => e.name === mark && e.cat?.includes('blink.user_timing'));
   if (!m) return [`(no mark ${mark} in the trace)`];
-  const on = (e: TraceEvent) => e.pid === m.pid && e.tid === m.tid;
+  const on = (e: { pid: number; tid: number }) => e.pid === m.pid && e.tid === m.tid;
   const n = Math.ceil(untilMs / windowMs);
   const busy = new Array<number>(n).fill(0);
   const fns = Array.from({ length: n }, () => new Map<string, number>());
@@ -126,27 +146,14 @@ export function mainThreadTimeline(json: string, mark: string, windowMs = 10, un
     const b = a + e.dur / 1000;
     for (let w = Math.max(0, Math.floor(a / windowMs)); w < n && w * windowMs < b; w++) busy[w]! += Math.min(b, (w + 1) * windowMs) - Math.max(a, w * windowMs);
   }
-  // Samples of the thread's profile, with their absolute times.
-  const profile = events.find((e) => e.name === 'Profile' && on(e) && e.id);
-  if (profile) {
-    const nodes = new Map<number, any>();
-    let t = Number(profile.args?.data?.startTime ?? profile.ts);
-    for (const e of events) {
-      if (e.name !== 'ProfileChunk' || e.pid !== profile.pid || e.id !== profile.id) continue;
-      const data = e.args?.data;
-      for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
-      const samples: number[] = data?.cpuProfile?.samples ?? [];
-      const deltas: number[] = data?.timeDeltas ?? [];
-      for (let i = 0; i < samples.length; i++) {
-        t += deltas[i] ?? 0;
-        const ms = (deltas[i + 1] ?? 0) / 1000;
-        const f = nodes.get(samples[i]!)?.callFrame ?? {};
-        const name = `${f.functionName || '(anonymous)'}${f.url ? ` ${String(f.url).split('/').pop()}:${f.lineNumber + 1}` : ''}`;
-        if (name.startsWith('(idle)') || name.startsWith('(program)')) continue;
-        const w = Math.floor((t - m.ts) / 1000 / windowMs);
-        if (w >= 0 && w < n) fns[w]!.set(name, (fns[w]!.get(name) ?? 0) + ms);
-      }
-    }
+  // The thread's profile samples in each window.
+  for (const sample of profileSamples(events)) {
+    if (!on(sample)) continue;
+    const f = sample.frame;
+    const name = `${f.functionName || '(anonymous)'}${f.url ? ` ${String(f.url).split('/').pop()}:${f.lineNumber + 1}` : ''}`;
+    if (name.startsWith('(idle)') || name.startsWith('(program)')) continue;
+    const w = Math.floor((sample.ts - m.ts) / 1000 / windowMs);
+    if (w >= 0 && w < n) fns[w]!.set(name, (fns[w]!.get(name) ?? 0) + sample.ms);
   }
   const last = busy.reduce((acc, b, i) => (b > 0.05 ? i : acc), 0);
   return busy.slice(0, last + 1).map((b, w) => `${String(w * windowMs).padStart(4)}–${String((w + 1) * windowMs).padEnd(4)} busy ${b.toFixed(1).padStart(4)} ms  ${[...fns[w]!.entries()].sort((x, y) => y[1] - x[1]).slice(0, 4).map(([f, ms]) => `${f} ${ms.toFixed(1)}`).join(', ')}`);
