@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client.js';
 import { fieldError } from './field-error.js';
 
-export { fieldError };
+export { fieldError, lineError } from './field-error.js';
 
 /** A view's heading: sets the document title and takes focus after navigation, so screen readers announce the view. */
 export function PageTitle({ title, lede }: { title: string; lede?: ComponentChildren }) {

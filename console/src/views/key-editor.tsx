@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
-import { CopyButton, ErrorAlert, Field, fieldError, Select } from '../components/ui.js';
+import { CopyButton, ErrorAlert, Field, fieldError, lineError, Select } from '../components/ui.js';
 
 type Key = Schemas['Key'];
 const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
@@ -30,8 +30,6 @@ export function KeyEditor({ open, editing, onClose, onSaved }: { open: boolean; 
       dialog.showModal();
     } else if (!open && dialog.open) dialog.close();
   }, [open, editing]);
-  // One origin or address per line: the list's item is a line here.
-  const lineHint = (field: string): string | null => fieldError(error, field)?.replace(/^Item (\d+):/, 'Line $1:') ?? null;
   return (
     <dialog ref={ref} aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId}>{editing ? `Edit ${editing.name}` : 'Create a key'}</h2>
@@ -78,10 +76,10 @@ export function KeyEditor({ open, editing, onClose, onSaved }: { open: boolean; 
             value={origins}
             onValue={setOrigins}
             hint="One per line: https://www.example.com, https://*.example.com, chrome-extension://ID. Empty allows only http://localhost and http://127.0.0.1 (development)."
-            error={lineHint('allowed_origins')}
+            error={lineError(error, 'allowed_origins')}
           />
         ) : (
-          <Field label="IP allowlist" multiline value={ips} onValue={setIps} hint="One per line: addresses or CIDR ranges (203.0.113.0/24, 2001:db8::/32). Empty allows any address." error={lineHint('ip_allowlist')} />
+          <Field label="IP allowlist" multiline value={ips} onValue={setIps} hint="One per line: addresses or CIDR ranges (203.0.113.0/24, 2001:db8::/32). Empty allows any address." error={lineError(error, 'ip_allowlist')} />
         )}
         <div class="actions">
           <button type="submit" class="primary" disabled={busy}>
