@@ -75,42 +75,42 @@ export function claimOwnedDir(name: string): string | null {
   return dir;
 }
 
+/** The owner record of `dir`: the owner, 'none' when it has no record, 'partial' while the record is being written. */
+function ownerOf(dir: string): Owner | 'none' | 'partial' {
+  let raw: string;
+  try {
+    raw = readFileSync(join(dir, OWNER_FILE), 'utf8');
+  } catch {
+    return 'none';
+  }
+  try {
+    return JSON.parse(raw) as Owner;
+  } catch {
+    return 'partial';
+  }
+}
+
 /**
  * Whether the process that owns `dir` may still be running: false only when its owner record names a process that is
  * gone (a directory just claimed, whose record is not written yet, counts as alive).
  */
 export function dirOwnerAlive(dir: string): boolean {
-  let raw: string;
-  try {
-    raw = readFileSync(join(dir, OWNER_FILE), 'utf8');
-  } catch {
-    return true;
-  }
-  try {
-    return ownerAlive(JSON.parse(raw) as Owner);
-  } catch {
-    return true; // being written right now
-  }
+  const owner = ownerOf(dir);
+  return typeof owner === 'string' || ownerAlive(owner);
 }
 
 /** Whether `dir` was left by a run that is gone: its owner died, or (no owner file) it is older than a grace period. */
 export function isLeftover(dir: string, now = Date.now()): boolean {
-  let raw: string;
-  try {
-    raw = readFileSync(join(dir, OWNER_FILE), 'utf8');
-  } catch {
+  const owner = ownerOf(dir);
+  if (owner === 'none') {
     try {
       return now - statSync(dir).mtimeMs > UNOWNED_GRACE_MS;
     } catch {
       return false; // vanished meanwhile
     }
   }
-  try {
-    const owner = JSON.parse(raw) as Owner;
-    return typeof owner.pid === 'number' && !ownerAlive(owner);
-  } catch {
-    return false; // being written right now
-  }
+  if (owner === 'partial') return false; // being written right now
+  return typeof owner.pid === 'number' && !ownerAlive(owner);
 }
 
 /**
