@@ -99,7 +99,7 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   let uiLanguage = language(config.language);
   const strings = (): Readonly<WidgetStrings> => widgetModule!.panelStrings(uiStrings, settings, site, config.strings);
   /** The launcher's name before the panel's strings exist: the snippet's, the owner's, the language's, English. */
-  const launcherLabel = (): string => config.strings.launcher || settings?.theme.launcher_label || settings?.name
+  const launcherLabel = (): string => config.strings.launcher || settings?.theme.launcher_label || settings?.name || (site && config.strings.titleSite)
     || (uiStrings ? (site ? uiStrings.titleSite : uiStrings.launcher) : site ? 'Ask about this site' : 'Ask about this page');
   const targetElement = (): HTMLElement | null => {
     const t = config.target;

@@ -28,7 +28,7 @@ import type { Engine } from './local-engine.js';
 import type { PageRedactor } from './redact-pages.js';
 import type { SiteReading } from './site-context.js';
 import { SETUP_CODES } from './setup-codes.js';
-import { DEFAULT_REFUSAL_MESSAGE } from '../core/config/defaults.js';
+import { DEFAULT_REFUSAL_MESSAGE, DEFAULT_SITE_REFUSAL_MESSAGE } from '../core/config/defaults.js';
 import { randomId } from './ids.js';
 import type { QuestionReporter } from './insights.js';
 import type { Answer, ContextStats, KitEvents } from './types.js';
@@ -139,8 +139,10 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
   ));
   const noop = (): void => undefined;
   const settings = plan?.assistant ?? null;
-  // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default.
-  const refusalText = config.refusalMessage === DEFAULT_REFUSAL_MESSAGE && settings?.refusal_message ? settings.refusal_message : config.refusalMessage;
+  // Snippet options win: the owner's refusal text applies only where the snippet kept Kit's default, which says "site"
+  // when the assistant reads one.
+  const kept = config.refusalMessage === DEFAULT_REFUSAL_MESSAGE;
+  const refusalText = kept && settings?.refusal_message ? settings.refusal_message : kept && config.context.scope !== 'page' ? DEFAULT_SITE_REFUSAL_MESSAGE : config.refusalMessage;
   const logContext = () => ({ pageUrl: pageUrl(), conversationId: conversation() });
   const remote = (reason: string): Engine => {
     const port = createRemoteInference(client, { context: logContext });

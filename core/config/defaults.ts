@@ -23,6 +23,8 @@ export const CONTEXT_BOUNDS = Object.freeze({
 } as const);
 
 export const DEFAULT_REFUSAL_MESSAGE = 'I can only answer about this page';
+/** Said instead of the default when the assistant reads a whole site (`context` other than `'page'`). */
+export const DEFAULT_SITE_REFUSAL_MESSAGE = 'I can only answer about this site';
 export const DEFAULT_REPLACEMENT = '[REDACTED:<KIND>]';
 /** A custom pattern longer than this is refused: long patterns are where backtracking hides. */
 export const MAX_PATTERN_LENGTH = 1_000;

@@ -22,14 +22,16 @@ export interface PanelMessage {
 }
 
 /**
- * The strings the panel shows: the language's (English when null), the title and launcher following the context
- * (the owner's name, else "…this site" for a site context), the owner's launcher label, then the snippet's `strings`.
+ * The strings the panel shows: the language's (English when null), the title, launcher, intro and refusal hints
+ * following the context ("…this site" for a site context; the owner's name as title and launcher), the owner's
+ * launcher label, then the snippet's `strings`.
  */
 export function panelStrings(base: Readonly<WidgetStrings> | null, settings: PanelSettings | null, site: boolean, overrides: Readonly<Record<string, string>>): WidgetStrings {
-  const b = base ?? DEFAULT_STRINGS;
+  // The snippet's site strings (`titleSite`, `introSite`…) count too, so overrides apply before and after deriving.
+  const b = resolveStrings(overrides, base ?? DEFAULT_STRINGS);
   const derived: Partial<WidgetStrings> = {};
+  if (site) Object.assign(derived, { title: b.titleSite, launcher: b.titleSite, intro: b.introSite, refusalHint: b.refusalHintSite, refusalContact: b.refusalContactSite });
   if (settings?.name) derived.title = derived.launcher = settings.name;
-  else if (site) derived.title = derived.launcher = b.titleSite;
   if (settings?.theme.launcher_label) derived.launcher = settings.theme.launcher_label;
   return resolveStrings(overrides, { ...b, ...derived });
 }

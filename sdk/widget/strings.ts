@@ -12,6 +12,8 @@ export interface WidgetStrings {
   titleSite: string;
   /** Shown in an empty conversation when the owner set no greeting. */
   intro: string;
+  /** `intro` when the assistant reads the whole site. */
+  introSite: string;
   /** Heading of the starter questions in an empty conversation. */
   suggestions: string;
   /** Accessible name of the question field. */
@@ -35,9 +37,12 @@ export interface WidgetStrings {
   copied: string;
   /** The refusal's next step; `{contact}` becomes a link labelled `contact` to the owner's contact address. */
   refusalContact: string;
+  /** `refusalContact` and `refusalHint` when the assistant reads the whole site. */
+  refusalContactSite: string;
   contact: string;
   /** The refusal's next step when the owner set no contact address. */
   refusalHint: string;
+  refusalHintSite: string;
   /** Status while the site is read; `{loaded}` and `{total}` are page counts. */
   readingSite: string;
   /** Status while a local model loads; `{percent}` is 0–100. */
@@ -63,6 +68,7 @@ export const DEFAULT_STRINGS: Readonly<WidgetStrings> = Object.freeze({
   title: 'Ask about this page',
   titleSite: 'Ask about this site',
   intro: 'Ask a question about this page. Answers come from its content, with links to the sources.',
+  introSite: 'Ask a question about this site. Answers come from its pages, with links to the sources.',
   suggestions: 'Suggested questions',
   inputLabel: 'Your question',
   placeholder: 'Ask a question…',
@@ -78,8 +84,10 @@ export const DEFAULT_STRINGS: Readonly<WidgetStrings> = Object.freeze({
   copyCode: 'Copy code',
   copied: 'Copied',
   refusalContact: 'Try a question about what this page covers, or {contact}.',
+  refusalContactSite: 'Try a question about what this site covers, or {contact}.',
   contact: 'contact us',
   refusalHint: 'Try a question about what this page covers.',
+  refusalHintSite: 'Try a question about what this site covers.',
   readingSite: 'Reading the site… {loaded}/{total}',
   loadingModel: 'Loading the model… {percent}%',
   retryIn: 'Please try again in {seconds} s.',

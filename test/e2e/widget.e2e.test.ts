@@ -289,6 +289,7 @@ describe('Widget end to end (Chromium + real server)', function () {
     await panel().waitFor();
     expect(await page.locator('kit-widget h2').textContent()).to.equal('Ask about this site');
     expect(await launcher().getAttribute('aria-label')).to.equal('Ask about this site');
+    expect(await page.locator('kit-widget .intro').textContent()).to.equal('Ask a question about this site. Answers come from its pages, with links to the sources.');
     expect(await panel().getAttribute('aria-modal')).to.equal(null);
     // Nothing covers or disables the page: no backdrop, nothing inert, the page scrolls, its controls take clicks
     // and keys, and its text can be selected — all with the panel still open.
@@ -320,6 +321,13 @@ describe('Widget end to end (Chromium + real server)', function () {
     await page.keyboard.press('Enter');
     await waitForAnswers(page, 1);
     expect(await page.locator('kit-widget .bot .b').textContent()).to.include('$49');
+    // A refusal speaks of the site, not of "this page" (Kit's default text; the owner set none).
+    await page.keyboard.type('What is the boiling point of liquid nitrogen in kelvin?');
+    await page.keyboard.press('Enter');
+    await waitForAnswers(page, 2);
+    const refusal = page.locator('kit-widget .refusal');
+    expect(await refusal.locator('p').first().textContent()).to.equal('I can only answer about this site');
+    expect(await refusal.locator('p').nth(1).textContent()).to.equal('Try a question about what this site covers.');
     expect(await axeSerious(page)).to.deep.equal([]);
   });
 
