@@ -10,11 +10,12 @@ const INTENT = words(`summarise summarize summarising summarizing summarised sum
   recap gist outline synopsis abstract eli5 takeaways takeaway highlights points`);
 // Verbs that ask about a topic: they make a page question only together with a word pointing at the page.
 const ABOUT = words(`think thinks changed show shows showed by about explain explains describe describes tell say says said cover covers discuss discusses mean means happen happens happened happening
-  argue argues argued claim claims claimed suggest suggests suggested`);
+  argue argues argued claim claims claimed suggest suggests suggested teach teaches taught`);
 const DEICTIC = words('this it here page webpage article site website document doc text post content contents');
 // Politeness and framing that may surround a page question without making it about something else.
 const FILLER = words(`me us please pls give can could would you quick quickly brief briefly short shortly main key important
-  idea ideas topic topics subject point whole all of in a an the is what whats do does go going thing things try trying overall new`);
+  idea ideas topic topics subject point whole all of in a an the is what whats do does go going thing things try trying overall new
+  kind kinds type sort worth target get gets got`);
 
 function words(list: string): ReadonlySet<string> {
   return new Set(list.split(/\s+/).filter(Boolean).flatMap((w) => tokenize(w)));

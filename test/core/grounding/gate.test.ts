@@ -405,6 +405,19 @@ describe('checkGrounding', () => {
     for (const q of ['这条新闻的重点是什么？', '这篇文章的建议是什么？', '文章批评了什么？', '文章引用了谁的话？']) expect(checkGrounding(zh, q), q).to.include({ grounded: true, reason: 'page_question' });
   });
 
+  it('reads what a page teaches, finds or rates, who it is aimed at and whether it is worth reading as questions about the page (session 15)', () => {
+    const en = buildCorpus([{ url: 'https://blog.example/tracking', title: 'Tracked without an account', text:
+      'Facebook follows people who never signed up, through buttons and pixels on other sites. We looked at what a browser sends.\n\n' +
+      'Blocking third-party cookies stops most of it, the author found after a week of tests.' }]);
+    for (const q of ['What does it teach?', 'What did the researchers find?', 'Is it worth reading?', 'What rating did it get?', 'Who is the target audience?']) {
+      expect(checkGrounding(en, q), q).to.include({ grounded: true, reason: 'page_question' });
+    }
+    // The same words about something the page never names are no questions about it.
+    for (const q of ['What does Buddhism teach?', 'What rating does the Honda Civic get?', 'Is the Louvre worth visiting?', 'What type of battery does the Tesla use?', 'What did the researchers at MIT find about coffee?', 'How do I get to the airport?']) {
+      expect(checkGrounding(en, q).grounded, q).to.equal(false);
+    }
+  });
+
   it('reads a page-kind noun\'s determiner in the page\'s and the question\'s languages only, whatever packs are loaded', () => {
     // Every pack is loaded here (before: loadAllLanguages), as on the server: Portuguese "a" must not make "a post" a
     // page-kind noun with its determiner in an English question.
