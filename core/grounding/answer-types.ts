@@ -1,4 +1,5 @@
 import type { Corpus } from '../text/corpus.js';
+import { holdsPostalAddress } from '../text/postal-address.js';
 import { tokenize } from '../text/tokenize.js';
 import type { Lexicon } from './lexicon.js';
 
@@ -11,8 +12,10 @@ const MONEY_RE = /[$€£¥₹₩]|\d\s?(?:元|円|块|塊)/u;
 const HOURS_RE = /\b\d{1,2}(?::\d{2}|\s?h\s?\d{2}\b)|24\/7|\d\s?(?:点|點|時)/u;
 const TIME_RE = /\b[1-9]\d{2,3}s?\b|\b\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\b|\d\s?(?:年|月|日)/u;
 const AMOUNT_RE = /\d|[一二三四五六七八九十百千万萬億亿两兩]/u;
+// A number after a word saying it is a phone number ("Call us on 01632 960 418", "Tel. 030 555 1234").
+const CUED_PHONE = /\b(?:call|phone|tel|telephone|ring|téléphone|telefon|teléfono|telefone)\b[^\d\n]{0,12}\+?\(?\d[\d ().-]{6,}\d/iu;
 // A way to reach someone: an email address, or a phone number written as one ("+1 828 555 0142", "(030) 555 1234",
-// "555-123-4567").
+// "555-123-4567"); also CUED_PHONE and a postal address (session 15).
 const CONTACT_RE = /[\p{L}\p{N}._%+-]@[\p{L}\p{N}-]+\.\p{L}|\+\d[\d ().-]{6,}\d|\(\d{2,5}\) ?\d[\d .-]{4,}\d|\b\d{3}[.-]\d{3}[.-]\d{4}\b/u;
 
 const cache = new WeakMap<Corpus, Uint8Array>();
@@ -51,7 +54,7 @@ function factsOf(text: string, lex: Lexicon): number {
   if (HOURS_RE.test(text)) f |= HOURS;
   if (TIME_RE.test(text)) f |= TIME;
   if (AMOUNT_RE.test(text)) f |= AMOUNT;
-  if (CONTACT_RE.test(text)) f |= CONTACT;
+  if (CONTACT_RE.test(text) || CUED_PHONE.test(text) || holdsPostalAddress(text)) f |= CONTACT;
   for (const w of tokenize(text)) {
     if (lex.has('currency', w)) f |= MONEY;
     if (lex.has('clock', w)) f |= HOURS;

@@ -48,6 +48,7 @@ const NOT_MONEY_AFTER = set('in');
 // "5 times", "many times more": a multiplier, not a timetable.
 const MULTIPLIER_BEFORE = set('many more several few');
 const PAST = set('did was were');
+const LOCATED = set('located based situated');
 const METHOD_BEFORE = set('what by');
 // English phrasal verbs and the single verbs pages write for the same action, both ways ("how do I turn off X" is
 // answered by "disable X", "how do I disable X" by "turn off X"). Each group: its "verb particle" forms, then verbs.
@@ -126,6 +127,15 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
     // "Phone number", "contact details": the way to reach someone only frames the question; who or what is to be
     // reached stays a content word. ("The first contact with…" asks for no address.)
     if ((lex.has('contact', w) || lex.has('contactMeans', w)) && lex.has('contactDetail', words[i + 1] ?? '')) { contact = true; frame.add(w); frame.add(words[i + 1]!); i++; }
+    // "What is your email?", "what's your phone?": a means of contact asked of the site, with nothing after it.
+    else if (lex.has('contactMeans', w) && lex.has('yours', words[i - 1] ?? '') && (i + 1 >= words.length || isStopword(words[i + 1]!))) { contact = true; frame.add(w); }
+    // "What is your address?", "what's the address?", "quelle est votre adresse ?": a postal address (session 15).
+    else if (lex.has('postal', w) && (lex.has('yours', words[i - 1] ?? '') || lex.has('determiners', words[i - 1] ?? ''))) { contact = true; frame.add(w); }
+  }
+  // "Where are you?", "where are you located?", "where is your shop?": the site's own address (English; session 15).
+  if (words[wh] === 'where' && BE.has(words[wh + 1] ?? '') && (words[wh + 2] === 'you' || lex.has('yours', words[wh + 2] ?? ''))) {
+    contact = true;
+    for (const w of words) if (LOCATED.has(w)) frame.add(w);
   }
   if (!asksWhoOrWhy) {
     // A price: "how much does it cost", "combien coûte", "多少钱", "what is the fee", "how much are tickets".

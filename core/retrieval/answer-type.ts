@@ -1,3 +1,4 @@
+import { holdsPostalAddress } from '../text/postal-address.js';
 import { tokenize } from '../text/tokenize.js';
 
 /**
@@ -15,6 +16,12 @@ export interface AnswerIntent {
   readonly type: AnswerType;
   /** For `quantity`: the acceptable units (e.g. mass for "how much does it weigh"). */
   readonly units?: readonly UnitKind[];
+  /**
+   * The one form of the kind asked for: a phone number, an email address or a postal address for `contact` ("what
+   * is your phone number?", "where are you located?"); for `time`, a clock time ("what time…") or opening hours, a
+   * range of clock times ("9 am to 5 pm").
+   */
+  readonly detail?: 'phone' | 'email' | 'address' | 'clock' | 'hours';
 }
 
 /**
@@ -59,6 +66,17 @@ const PERCENT_CUES = set('percent percentage discount pourcentage remise prozent
 const CONTACT_CUES = set('contact contacting email emails mail phone phones telephone hotline helpline '
   + 'contacter courriel telephone kontakt kontaktieren telefon contactar contacto correo telefono contato contatar');
 const CONTACT_VERBS = set('call reach joindre anrufen erreichen llamar ligar');
+const PHONE_CUES = set('phone phones telephone hotline helpline call telefon telefono anrufen llamar ligar');
+const EMAIL_CUES = set('email emails mail courriel correo');
+// A postal address asked for ("what is your address?"; not "email address").
+const ADDRESS_CUES = set('address adresse anschrift direccion endereco indirizzo');
+// Opening and closing: with "hours", "what time" or "when", a question about opening hours.
+const OPEN_CUES = set('open opens opening close closes closing ouvert ouvre ouverture ferme fermeture geoffnet offnet schliesst abierto abre cierra aberto fecha aperto chiude');
+// Words that only say where something is ("where are you *located*?").
+const LOCATED = set('located based situated');
+// "Where are you (located)?", "where is your office?": the site's own place.
+const YOU = set('you your');
+const PAST_CUES = set('did was were opened closed');
 const YESNO_START = set('is are was were do does did can could will would should shall has have had may might must isnt arent doesnt dont cant wont');
 
 /** The answer a question asks for, or null when its words do not say ("what is…", "why…", "how do I…"). */
@@ -75,6 +93,11 @@ export function expectedAnswer(words: readonly string[]): AnswerIntent | null {
     if (has(PERCENT_CUES)) out.push('percent');
     return out;
   };
+  // Opening hours ("what are your opening hours?", "when do you close on Saturdays?") are written as clock times;
+  // "when did the plant open?" asks for a date.
+  if (has(OPEN_CUES) && !has(PAST_CUES) && (words.includes('hours') || has(WHEN) || words.some((w, i) => WHAT.has(w) && words[i + 1] === 'time'))) {
+    return { type: 'time', detail: 'hours' };
+  }
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     const next = words[i + 1] ?? '';
@@ -96,13 +119,14 @@ export function expectedAnswer(words: readonly string[]): AnswerIntent | null {
       // "what year", "which city", "what is the price of…": the first content noun after the question word.
       for (let j = i + 1; j < Math.min(words.length, i + 4); j++) {
         const n = words[j]!;
-        if (TIME_NOUNS.has(n)) return words[j + 1] === 'zone' ? null : { type: 'time' };
+        if (TIME_NOUNS.has(n)) return words[j + 1] === 'zone' ? null : n === 'time' && j === i + 1 && !NOT_CLOCK.has(words[j + 1] ?? '') ? { type: 'time', detail: 'clock' } : { type: 'time' };
+        if (ADDRESS_CUES.has(n) && !EMAIL_CUES.has(words[j - 1] ?? '')) return { type: 'contact', detail: 'address' };
         if (MONEY_CUES.has(n)) return { type: 'money' };
         if (NUMBER_NOUNS.has(n)) return { type: 'number' };
         if (PERSON_NOUNS.has(n)) return { type: 'person' };
         if (PLACE_NOUNS.has(n)) return { type: 'place' };
         if (ENTITY_NOUNS.has(n)) return { type: 'entity' };
-        if (CONTACT_CUES.has(n)) return { type: 'contact' };
+        if (CONTACT_CUES.has(n)) return contactIntent(words);
         const u = units();
         if (u.length > 0 && (LENGTH_CUES.has(n) || MASS_CUES.has(n) || TEMPERATURE_CUES.has(n) || PERCENT_CUES.has(n) || SPEED_CUES.has(n) || POWER_CUES.has(n))) {
           return { type: 'quantity', units: u };
@@ -110,19 +134,29 @@ export function expectedAnswer(words: readonly string[]): AnswerIntent | null {
       }
     }
     if (WHO.has(w)) return { type: 'person' };
-    if (WHERE.has(w)) return has(CONTACT_CUES) ? { type: 'contact' } : { type: 'place' };
+    if (WHERE.has(w)) return has(CONTACT_CUES) ? contactIntent(words) : YOU.has(words[i + 2] ?? '') && BE_WORDS.has(next) ? { type: 'contact', detail: 'address' } : { type: 'place' };
   }
-  if ((has(CONTACT_CUES) || has(CONTACT_VERBS)) && (words.includes('how') || words.includes('comment') || words.includes('wie') || words.includes('como'))) return { type: 'contact' };
+  if ((has(CONTACT_CUES) || has(CONTACT_VERBS)) && (words.includes('how') || words.includes('comment') || words.includes('wie') || words.includes('como'))) return contactIntent(words);
   if (words.length > 1 && YESNO_START.has(words[0]!)) return { type: 'yesno' };
   return null;
 }
 
 const HOW_NUMBER_DE = set('viel viele lange alt weit gross hoch schwer oft teuer');
+const BE_WORDS = set('is are');
+// "What time of day / time frame / time period…" asks for a part of the day or a span, not a clock time.
+const NOT_CLOCK = set('of frame frames period periods span');
+
+// A contact question, and the form it names: "phone number" a phone, "email" an email address; else any.
+function contactIntent(words: readonly string[]): AnswerIntent {
+  const phone = words.some((w) => PHONE_CUES.has(w));
+  const email = words.some((w) => EMAIL_CUES.has(w));
+  return phone === email ? { type: 'contact' } : { type: 'contact', detail: phone ? 'phone' : 'email' };
+}
 const VERB_AFTER_MUCH = set('is are was were');
 const MONEY_VERB = set('coute coutent cuesta cuestan custa custam costa kostet');
 
 const CUES: readonly ReadonlySet<string>[] = [MONEY_CUES, MASS_CUES, LENGTH_CUES, DURATION_CUES, TEMPERATURE_CUES, SPEED_CUES, POWER_CUES,
-  STORAGE_CUES, PERCENT_CUES, CONTACT_CUES, CONTACT_VERBS, TIME_NOUNS, NUMBER_NOUNS, PERSON_NOUNS, PLACE_NOUNS];
+  STORAGE_CUES, PERCENT_CUES, CONTACT_CUES, CONTACT_VERBS, TIME_NOUNS, NUMBER_NOUNS, PERSON_NOUNS, PLACE_NOUNS, ADDRESS_CUES, OPEN_CUES, LOCATED];
 
 /**
  * True for a word that says what kind of answer is wanted ("cost", "weigh", "email", "year", "city") rather than
@@ -141,13 +175,14 @@ const YEAR = /\b(1\d{3}|20\d{2})s?\b|\b\d+(st|nd|rd|th)\b|\b(bc|bce|ad|ce)\b/i;
 const MONTH = /\b(jan(uary)?|feb(ruary)?|march|april|june|july|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?|janvier|fevrier|février|mars|avril|juin|juillet|aout|août|septembre|octobre|novembre|decembre|décembre|januar|februar|märz|marz|juni|juli|oktober|dezember|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b/i;
 const WEEKDAY = /\b(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|daily|today|tomorrow|tonight|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo)\b/i;
 const CLOCK = /\b\d{1,2}(?:[:.h]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.|uhr|h)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b/i;
+// Opening hours: two clock times as a range ("9 am to 5 pm", "7:30 am – 4 pm", "10:00-18:00", "de 9h à 18h").
+const CLOCK_RANGE = new RegExp(`(?:${CLOCK.source})\\s*(?:-|–|—|to|till|until|à|a|bis|às|alle)\\s*\\d{1,2}(?:[:.h]\\d{2})?(?:\\s?(?:am|pm|a\\.m\\.|p\\.m\\.|uhr|h))?\\b|\\b\\d{1,2}(?:\\s?[ap]m)?\\s*(?:-|–|—|to|till|until)\\s*\\d{1,2}\\s?[ap]m\\b`, 'i');
 const NUMERAL_DATE = /\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b/;
 const MONEY = /[$€£¥₹₩]\s?\d|\d\s?[$€£¥₹₩]|\b\d[\d.,]*\s?(?:usd|eur|gbp|chf|cad|aud|jpy|dollars?|euros?|cents?|pence|francs?|yen|kr|sek|nok|dkk)\b|\b(?:usd|eur|gbp|chf)\s?\d|\b(?:free|gratuit|gratuite|kostenlos|gratis|grátis|gratuito|gratuita)\b/i;
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/u;
 const URL_ = /\bhttps?:\/\/\S+|\bwww\.\S+\.\p{L}{2,}/u;
 const PHONE = /\+?\(?\d[\d\s().-]{5,}\d/;
 const CONTACT_WORDS = /\b(?:contact form|live chat|chat with us|call us|write to|email us|e-mail us|helpdesk|help desk|formulaire de contact|kontaktformular|formulario de contacto)\b/i;
-const ADDRESS = /\b\d+[a-z]?\s+(?:[\p{Lu}][\p{L}'-]+\s+){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|way|drive|dr|place|square|rue|strasse|straße|calle|rua|via)\b/iu;
 
 const NUMBER_WORDS = set('one two three four five six seven eight nine ten eleven twelve thirteen fifteen twenty thirty forty fifty sixty '
   + 'seventy eighty ninety hundred hundreds thousand thousands million millions billion billions dozen dozens half quarter once twice '
@@ -181,6 +216,8 @@ export function answerMatches(intent: AnswerIntent, sentence: string, questionWo
     case 'yesno':
       return true;
     case 'time': {
+      if (intent.detail === 'clock') return CLOCK.test(sentence);
+      if (intent.detail === 'hours') return CLOCK_RANGE.test(sentence) || /\b24\/7\b|\bround the clock\b/i.test(sentence);
       if (MONTH.test(sentence) || WEEKDAY.test(sentence) || CLOCK.test(sentence) || NUMERAL_DATE.test(sentence)) return true;
       // "When are refunds issued?" — "within five business days": a time relative to now.
       if (quantityWith(sentence, asked, DURATION_UNITS)) return true;
@@ -201,7 +238,10 @@ export function answerMatches(intent: AnswerIntent, sentence: string, questionWo
       return kinds.some((k) => quantityWith(sentence, asked, UNITS[k]));
     }
     case 'contact':
-      return EMAIL.test(sentence) || URL_.test(sentence) || CONTACT_WORDS.test(sentence) || ADDRESS.test(sentence)
+      if (intent.detail === 'phone') return PHONE.test(sentence) && sentence.match(PHONE)![0].replace(/\D/g, '').length >= 7;
+      if (intent.detail === 'email') return EMAIL.test(sentence);
+      if (intent.detail === 'address') return holdsPostalAddress(sentence);
+      return EMAIL.test(sentence) || URL_.test(sentence) || CONTACT_WORDS.test(sentence) || holdsPostalAddress(sentence)
         || (PHONE.test(sentence) && (sentence.match(PHONE)![0].replace(/\D/g, '').length >= 7));
     case 'person':
     case 'place':

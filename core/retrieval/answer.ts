@@ -290,12 +290,30 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     ];
   };
 
+  // "What is your phone number?", "Where are you located?", "What are your opening hours?": a question that names
+  // nothing but one form of fact about the site itself (every word of it a cue of that form) is answered by the
+  // sentence written in that form — the best ranked one, else the first of the pages —, whatever words it shares
+  // with the question: often none ("Call us on 01632 960 418"). Null when the question is no such question or no
+  // sentence holds the form.
+  const formAnswer = (q: AnalyzedQuery, intent: AnswerIntent | null, ranked: readonly RankedSentence[]): RankedSentence | null => {
+    if (intent?.detail === undefined || !q.content.every((i) => isCue(q, i))) return null;
+    const typed = ranked.find((r) => r.typeMatch);
+    if (typed) return typed;
+    for (let s = 0; s < sentences.length; s++) {
+      if ((roles[s] !== 'sentence' && roles[s] !== 'row') || !answerMatches(intent, sentences[s]!.text, q.words)) continue;
+      const passage = corpus.passages[sentences[s]!.passage]!;
+      return { sentence: s, text: sentences[s]!.text, score: 0, page: passage.page, url: passage.url, title: passage.title, typeMatch: true };
+    }
+    return null;
+  };
+
   const answer = (question: string): AnswerOutcome => {
     const q = retriever.analyze(question);
     const ranked = ranker.rank(q, Math.max(k, 10));
-    const best = ranked[0];
-    if (!best) return notFound(q, 'no word of the question occurs in the pages', []);
     const intent: AnswerIntent | null = ranker.intentOf(q);
+    const form = formAnswer(q, intent, ranked);
+    const best = form ?? ranked[0];
+    if (!best) return notFound(q, 'no word of the question occurs in the pages', []);
     let chosen = best;
     const scores = neighbourContext ? ranker.sentenceScores(q) : undefined;
     let context = contextOf(best.sentence, scores);
@@ -337,11 +355,16 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
         runnerUp = true;
       }
     }
+    // Opening hours over two lines ("Open Tuesday to Saturday, 7:30 am – 4 pm. Sunday 8 am – 1 pm."): the next
+    // sentence of the paragraph in the same form goes with a form answer.
+    const after = chosen.sentence + 1;
+    if (form !== null && context < 0 && after < sentences.length && sentences[after]!.paragraph === sentences[chosen.sentence]!.paragraph
+      && answerMatches(intent!, sentences[after]!.text, q.words)) context = after;
     const signals = signalsOf(q, intent, chosen, context, second);
     const confidence = logistic(signals, weights);
     const ctx = context >= 0 ? sentences[context]!.text : null;
     const text = ctx === null ? chosen.text : runnerUp ? `${closed(chosen.text)} ${ctx}` : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
-    if (confidence < minConfidence) {
+    if (confidence < minConfidence && form === null) {
       const why = signals[1] === 1 ? `no passage holds a ${intent!.type} for the question`
         : signals[6] === 1 ? `the pages never mention "${keyOf(q)}"` : 'no passage matches enough of the question';
       // Not sure enough to state it, but the pages may say it here: offered as the closest they come — unless no

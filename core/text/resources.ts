@@ -52,6 +52,10 @@ export interface GroundingWords {
   readonly contactMeans?: string;
   /** "address", "number": what a means of contact is asked for by ("phone number"). */
   readonly contactDetail?: string;
+  /** Nouns asking for a postal address ("what is your *address*?", "votre *adresse*"); "email address" is a contact. */
+  readonly postal?: string;
+  /** Second-person possessives ("*your* email", "*votre* adresse"): a contact or an address asked of the site itself. */
+  readonly yours?: string;
   /** Interrogatives of a time: "when", "quand". */
   readonly when?: string;
   /** Words that open a how-to question before its verb: "comment", "cómo". */

@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { type KnexDatabase } from '../../adapters/node/knex-database.js';
 import { migrateToLatest } from '../../adapters/node/migrations/index.js';
-import { DEFAULT_REFUSAL_MESSAGE } from '../../core/config/defaults.js';
+import { DEFAULT_SITE_REFUSAL_MESSAGE } from '../../core/config/defaults.js';
 import { DEMO_KEY_SETTING } from '../../server/demo/demo-site.js';
 import type { Platform } from '../../server/platform.js';
 import { launchChromium, newTestPage } from '../support/chromium.js';
@@ -194,7 +194,7 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
     // once, and nothing waits in the browser for the page to hide.
     const sent = v1.length;
     const refusal = await askInWidget(OFF_TOPIC);
-    expect(await refusal.textContent()).to.include(DEFAULT_REFUSAL_MESSAGE);
+    expect(await refusal.textContent()).to.include(DEFAULT_SITE_REFUSAL_MESSAGE);
     expect(v1.slice(sent)).to.include('/v1/chat');
     await leave();
     const refused = await until(() => questions(shop, '?outcome=refused'), (rows) => rows.some((q) => q.question === OFF_TOPIC), 'the refused question');

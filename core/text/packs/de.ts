@@ -22,6 +22,8 @@ const GROUNDING: GroundingWords = {
   contact: 'kontakt kontaktieren',
   contactMeans: 'e-mail email telefon',
   contactDetail: 'adresse nummer daten',
+  postal: 'adresse anschrift',
+  yours: 'ihre ihr eure euer deine dein',
   current: 'aktuell aktuelle aktuellen derzeit jetzt heute',
   currentText: 'modern moderne modernen heutige heutigen',
   upcoming: 'nächste nächsten nächster',

@@ -17,6 +17,8 @@ const GROUNDING: GroundingWords = {
   contact: 'contact contacting',
   contactMeans: 'email e-mail phone telephone fax',
   contactDetail: 'address addresses number numbers details information info',
+  postal: 'address addresses',
+  yours: 'your',
   current: 'current currently now nowadays today latest',
   currentText: 'modern present',
   upcoming: 'next upcoming',

@@ -22,6 +22,8 @@ const GROUNDING: GroundingWords = {
   contact: 'contactar contacto',
   contactMeans: 'correo email telefono',
   contactDetail: 'direccion numero datos',
+  postal: 'direccion',
+  yours: 'su sus tu tus',
   howto: 'como',
   modals: 'puedo puede podemos debo debe hay que se',
   current: 'actual actuales actualmente ahora hoy',

@@ -22,6 +22,8 @@ const GROUNDING: GroundingWords = {
   contact: 'contacter contact',
   contactMeans: 'courriel mail email telephone',
   contactDetail: 'adresse numero coordonnees',
+  postal: 'adresse',
+  yours: 'votre vos ton ta tes',
   howto: 'comment',
   modals: 'je j on nous peux peut pouvons faut dois doit puis se',
   current: 'actuel actuelle actuels actuelles actuellement maintenant',

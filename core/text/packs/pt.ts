@@ -22,6 +22,8 @@ const GROUNDING: GroundingWords = {
   contact: 'contatar contactar contato contacto',
   contactMeans: 'email e-mail telefone',
   contactDetail: 'endereco numero dados',
+  postal: 'endereco morada',
+  yours: 'seu sua seus suas vosso vossa teu tua',
   howto: 'como',
   modals: 'posso pode podemos devo deve se',
   current: 'atual atuais atualmente agora hoje',

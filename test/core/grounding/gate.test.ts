@@ -211,6 +211,27 @@ describe('checkGrounding', () => {
     expect(checkGrounding(article, 'How can I contact support?').grounded).to.equal(false);
   });
 
+  it('answers "what is your email?", "what is the address?" and "where are you?" where a passage gives one, and refuses them where none does (session 15)', () => {
+    const bakery = buildCorpus([{ url: 'https://bakery.example/', title: 'Rosemary & Rye', text: [
+      'Sourdough, pastries and coffee in the heart of Millbrook since 2011.',
+      'Visit us\n\nRosemary & Rye, 14 Canal Street, Millbrook MB4 2QT. Open Tuesday to Saturday, 7:30 am – 4 pm.',
+      'Call us on 01632 960 418 or write to hello@rosemaryandrye.example.',
+    ].join('\n\n') }]);
+    for (const q of ['What is your email?', "What's your phone?", 'What is the address?', 'What is your address?', 'Where are you?', 'Where are you located?', 'Quelle est votre adresse ?']) {
+      expect(checkGrounding(bakery, q), q).to.include({ grounded: true, reason: 'matched' });
+    }
+    // A postal address alone answers where the site is; a phone number written without "+" or brackets counts once
+    // the page says it is one ("Call us on …").
+    const street = buildCorpus([{ url: 'https://bakery.example/visit', title: 'Visit', text: 'Find us at 14 Canal Street, next to the lock. Parking is on Mill Lane.' }]);
+    expect(checkGrounding(street, 'Where are you located?'), 'street').to.include({ grounded: true });
+    const phone = buildCorpus([{ url: 'https://bakery.example/call', title: 'Orders', text: 'For large orders, call us on 01632 960 418 the day before.' }]);
+    expect(checkGrounding(phone, 'How do I contact you?'), 'phone').to.include({ grounded: true });
+    // Another place's address, and pages with no address, number or email, refuse.
+    expect(checkGrounding(bakery, 'What is the address of the Louvre?').grounded).to.equal(false);
+    const article = buildCorpus([{ url: 'https://news.example/a', title: 'Bakeries in Millbrook', text: 'Millbrook has three bakeries. The oldest one opened in 1911 and still bakes rye bread in a wood-fired oven. 1 terabyte hard drive reviews are elsewhere.' }]);
+    for (const q of ['What is your email?', 'What is the address?', 'Where are you located?']) expect(checkGrounding(article, q), q).to.include({ grounded: false, reason: 'not_answerable' });
+  });
+
   it('answers a question made only of a price ("how much is it in euros?") where a passage gives a price in that currency', () => {
     const faq = buildCorpus([{ url: 'https://grinder.example/faq', title: 'Aurora grinder FAQ', text: [
       'Which models are there?\n\nAurora €149, 2.1 kg. Aurora Pro €219, 2.6 kg.',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { answerTypeMatches, expectedAnswerType } from '../../../core/retrieval/answer-type.js';
+import { answerMatches, answerTypeMatches, expectedAnswer, expectedAnswerType } from '../../../core/retrieval/answer-type.js';
 import { tokenize } from '../../../core/text/tokenize.js';
 
 describe('expectedAnswerType', () => {
@@ -9,6 +9,31 @@ describe('expectedAnswerType', () => {
     ['Quand a lieu la fête ?', 'time'], ['Wie viele Brote gibt es?', 'number'], ['What is sourdough?', null],
   ];
   for (const [q, t] of CASES) it(`says ${t} when asked "${q}"`, () => expect(expectedAnswerType(tokenize(q))).to.equal(t));
+});
+
+describe('expectedAnswer: the one form a site question asks for (session 15)', () => {
+  const CASES: [string, Record<string, string> | null][] = [
+    ['What is your phone number?', { type: 'contact', detail: 'phone' }], ['What is your email address?', { type: 'contact', detail: 'email' }],
+    ['How do I contact you?', { type: 'contact' }], ['What is the address?', { type: 'contact', detail: 'address' }],
+    ['Where are you located?', { type: 'contact', detail: 'address' }], ['Where is the kitchen?', { type: 'place' }],
+    ['What are your opening hours?', { type: 'time', detail: 'hours' }], ['When do you close on Saturday?', { type: 'time', detail: 'hours' }],
+    ['What time does the match start?', { type: 'time', detail: 'clock' }], ['What time of day is best?', { type: 'time' }],
+    ['When did the plant open?', { type: 'time' }],
+  ];
+  for (const [q, intent] of CASES) it(`reads "${q}" as ${JSON.stringify(intent)}`, () => expect(expectedAnswer(tokenize(q))).to.deep.equal(intent));
+
+  it('matches each form only', () => {
+    const q = (s: string): string[] => tokenize(s);
+    expect(answerMatches({ type: 'contact', detail: 'phone' }, 'Call us on 01632 960 418.', q('What is your phone number?'))).to.equal(true);
+    expect(answerMatches({ type: 'contact', detail: 'phone' }, 'Write to hello@bakery.example.', q('What is your phone number?'))).to.equal(false);
+    expect(answerMatches({ type: 'contact', detail: 'email' }, 'Write to hello@bakery.example.', q('What is your email?'))).to.equal(true);
+    expect(answerMatches({ type: 'contact', detail: 'address' }, 'Find us at 14 Canal Street.', q('Where are you?'))).to.equal(true);
+    expect(answerMatches({ type: 'contact', detail: 'address' }, 'Write to hello@bakery.example.', q('Where are you?'))).to.equal(false);
+    expect(answerMatches({ type: 'time', detail: 'hours' }, 'Monday to Friday, 9 am to 5 pm.', q('What are your opening hours?'))).to.equal(true);
+    expect(answerMatches({ type: 'time', detail: 'hours' }, 'Orders placed before 1 pm leave the same day.', q('What are your opening hours?'))).to.equal(false);
+    expect(answerMatches({ type: 'time', detail: 'clock' }, 'Kick-off is at 3 pm.', q('What time is kick-off?'))).to.equal(true);
+    expect(answerMatches({ type: 'time', detail: 'clock' }, 'Kick-off is on 3 June.', q('What time is kick-off?'))).to.equal(false);
+  });
 });
 
 describe('answerTypeMatches', () => {

@@ -105,6 +105,22 @@ describe('the default answerer on the demo shop and a product FAQ', () => {
     expect((await ask([faq], 'How much is delivery?')).text).to.match(/free on orders over €50/);
   });
 
+  it('answers "what is your phone number?", "where are you located?" and "what are your opening hours?" with the sentence in that form, though it shares no word with the question (session 15)', async () => {
+    const phone = await ask([page('shipping')], 'What is your phone number?');
+    expect(phone.text).to.match(/\+1 828 555 0142/);
+    expect(phone.text).not.to.include("couldn't");
+    expect((await ask([page('shipping')], 'What is your email?')).text).to.match(/help@fernwood\.example/);
+    const where = await ask(site, 'Where are you located?');
+    expect(where.text).to.match(/41 Foundry Street/);
+    expect(where.cited.map((c) => c.url)).to.include('https://demo.example/index');
+    expect((await ask([page('index')], 'What are your opening hours?')).text).to.match(/Saturdays from 10 am to 4 pm/);
+    // Opening hours over two lines are quoted together; a sentence with one clock time is no opening hours.
+    const bakery: SourcePage = { url: 'https://bakery.example/', title: 'Rosemary & Rye', text: 'Visit us\n\nRosemary & Rye, 14 Canal Street, Millbrook MB4 2QT. Open Tuesday to Saturday, 7:30 am – 4 pm. Sunday 8 am – 1 pm.\n\nOrder by 6 pm the day before.' };
+    expect((await ask([bakery], 'What are your opening hours?')).text).to.equal('Open Tuesday to Saturday, 7:30 am – 4 pm. Sunday 8 am – 1 pm.');
+    // Asked of pages without that form, it is not found, never another sentence stated as the answer.
+    expect((await ask([page('pricing')], 'What is your phone number?')).text).to.match(/^I couldn't find/);
+  });
+
   it('quotes a table row as "column: value" pairs', async () => {
     const r = await ask([page('pricing')], 'How much is the Summit membership?');
     expect(r.text).to.match(/Plan: Summit; Price: \$49 per year; Discount: 10% on all gear/);
