@@ -272,15 +272,6 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
   });
 
   async function runAsk(question: string, signal: AbortSignal | undefined): Promise<Answer> {
-    const a = await assistant.catch((err) => {
-      // The assistant never started: answer the question with why, rather than not at all.
-      if (widget) {
-        widget.showUserMessage(question);
-        widget.showError(visible(toError(err), widget.strings()));
-      }
-      throw err;
-    });
-    if (destroyed) throw destroyedError();
     const controller = new AbortController();
     current = controller;
     const onAbort = () => controller.abort(signal?.reason);
@@ -288,12 +279,16 @@ export function createInstance(config: KitConfig, host: KitHostOptions, startAss
     const onLifetimeAbort = () => controller.abort(lifetime.signal.reason);
     lifetime.signal.addEventListener('abort', onLifetimeAbort, { once: true });
     const turns = history();
+    // The question shows, and the answer starts, at once: while the page or the site is still being read too.
     widget?.showUserMessage(question);
     remember({ role: 'user', text: question });
     emitter.emit('message', { role: 'user', text: question, citations: [], refused: false });
     // Without a panel yet (nobody opened it), the answer is kept in the thread and shown when it opens.
     const answering = (live = { partial: '', view: widget?.startAnswer() ?? null });
     try {
+      // The assistant that never started answers the question with why, rather than not at all (below).
+      const a = await assistant;
+      if (destroyed) throw destroyedError();
       const answer: Answer = await a.ask(question, turns, {
         signal: controller.signal,
         onToken: (text) => { answering.partial += text; answering.view?.append(text); emitter.emit('token', { text }); },

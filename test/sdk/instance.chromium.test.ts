@@ -157,6 +157,21 @@ describe('createInstance with the widget (Chromium)', function () {
     await page.waitForFunction(() => document.querySelector('kit-widget')?.shadowRoot?.querySelector('.launcher')?.getAttribute('aria-label') === 'Vraag over deze pagina');
   });
 
+  it('shows a question asked while the page is still being read at once, busy, and answers it once the assistant is ready', async () => {
+    await load('/', {}, null, { readyDelay: 1500 });
+    await page.locator('kit-widget .launcher').click();
+    await panel().waitFor();
+    await page.locator('kit-widget textarea').fill('How much is Pro?');
+    await page.keyboard.press('Enter');
+    // Before the assistant is ready (1.5 s): the question is in the conversation and an answer is under way.
+    await page.locator('kit-widget .me').waitFor({ timeout: 1000 });
+    expect(await page.locator('kit-widget .log').getAttribute('aria-busy')).to.equal('true');
+    expect(await page.evaluate(() => window.t.log.asks.length)).to.equal(0);
+    await page.locator('kit-widget .bot', { hasText: 'The Pro plan costs 20 euros a month' }).waitFor();
+    expect(await page.locator('kit-widget .me').count()).to.equal(1);
+    expect(await page.evaluate(() => window.t.log.asks.length)).to.equal(1);
+  });
+
   it("says 'not set up' in the page's language, on opening and on asking, when the service refuses the key or origin", async () => {
     await load('/?lang=de', {}, null, { fail: 'origin_not_allowed' });
     await page.waitForFunction(() => (window.t.log as unknown as { errors: unknown[] }).errors.length === 1);
@@ -173,7 +188,8 @@ describe('createInstance with the widget (Chromium)', function () {
     await page.waitForFunction(() => document.querySelector('kit-widget')!.shadowRoot!.querySelectorAll('.log .err').length === 2);
     expect(await errors()).to.deep.equal([notSetUp, notSetUp]);
     expect(await page.locator('kit-widget .me').textContent()).to.equal('Sie: Was kostet Pro?');
-    expect(await page.locator('kit-widget .bot').count()).to.equal(0);
+    // The question's answer is that explanation: one failed answer, no engine asked.
+    expect(await page.locator('kit-widget .bot.failed').count()).to.equal(1);
     expect(await page.evaluate(() => window.t.log.asks.length)).to.equal(0);
     // Other failures still read as themselves.
     await load('/', {}, null, { fail: 'service_unavailable' });
