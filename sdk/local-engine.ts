@@ -33,8 +33,12 @@ export async function chooseEngine(config: KitConfig, host: KitHostOptions, plan
   const remoteAllowed = plan !== null && plan.mode !== 'local';
   // Core's extractive engine is the last resort (no model, no network): loaded only when it is needed.
   const extractive = async (reason: string): Promise<Engine> => {
-    const { createExtractiveInference } = await import(/* webpackChunkName: "kit-extractive" */ '../core/retrieval/extractive-inference.js');
-    const port = createExtractiveInference();
+    // The gate's page-question reading (its chunk) lets the engine answer "what is this page about?" with the lead.
+    const [{ createExtractiveInference }, { isPageQuestion }] = await Promise.all([
+      import(/* webpackChunkName: "kit-extractive" */ '../core/retrieval/extractive-inference.js'),
+      import(/* webpackChunkName: "kit-gate" */ '../core/grounding/index.js'),
+    ]);
+    const port = createExtractiveInference({ answer: { pageQuestion: isPageQuestion } });
     await gateLoaded(config);
     emit('mode', { mode: 'local', model: port.model, reason });
     return { kind: 'extractive', port };

@@ -4,6 +4,7 @@ import { CHECKABLE_TYPES, answerMatches, answerPossible, isAnswerCue, type Answe
 import type { AnalyzedQuery, RankedPassage, Retriever } from './retriever.js';
 import { createSentenceRanker, type RankedSentence, type RankingOptions, type SentenceRanker } from './sentence-ranker.js';
 import { leansBack } from './sentence-roles.js';
+import type { Language } from '../text/language.js';
 
 /** Tunables of the extractive answerer. */
 export interface AnswerOptions {
@@ -54,6 +55,12 @@ export interface AnswerOptions {
   readonly neutralCues?: boolean;
   /** Weights of the confidence over {@link ANSWER_SIGNALS} (bias last). */
   readonly confidenceWeights?: readonly number[];
+  /**
+   * Tells a question about the page as a whole ("what is this page about?", "summarise this page"): answered with
+   * the page's lead (its first sentences). The grounding gate's `isPageQuestion` (core/grounding), passed in by the
+   * host so that reading and ranking pages does not carry the gate's word lists. Default: none (no such answers).
+   */
+  readonly pageQuestion?: (question: string, language: Language) => boolean;
 }
 
 /**
@@ -307,8 +314,40 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     return null;
   };
 
+  // "What is this page about?", "summarise this page", "tl;dr": the page's lead — its first sentences, as a news
+  // story or a product page opens with what it is about (the lead is the classic extractive summary) — from the
+  // first source, the page the question was asked on. Headings, questions and fragments are skipped; at most
+  // LEAD_SENTENCES sentences and LEAD_CHARS characters.
+  const lead = (q: AnalyzedQuery): AnswerOutcome | null => {
+    const first = corpus.passages.findIndex((p) => p.page === 0);
+    if (first < 0) return null;
+    const picked: number[] = [];
+    let chars = 0;
+    for (let p = first; p < corpus.passages.length && corpus.passages[p]!.page === 0 && picked.length < LEAD_SENTENCES; p++) {
+      const passage = corpus.passages[p]!;
+      for (let s = passage.firstSentence; s < passage.firstSentence + passage.sentenceCount && picked.length < LEAD_SENTENCES; s++) {
+        if (roles[s] !== 'sentence') continue;
+        if (picked.length > 0 && chars + sentences[s]!.text.length > LEAD_CHARS) break;
+        picked.push(s);
+        chars += sentences[s]!.text.length;
+      }
+    }
+    if (picked.length === 0) return null;
+    const passage = corpus.passages[sentences[picked[0]!]!.passage]!;
+    const chosen: RankedSentence = { sentence: picked[0]!, text: sentences[picked[0]!]!.text, score: 0, page: 0, url: passage.url, title: passage.title, typeMatch: false };
+    const rest = picked.slice(1).map((s) => sentences[s]!.text).join(' ');
+    return ok({
+      text: [chosen.text, rest].filter(Boolean).join(' '), answer: chosen, context: rest || null, citations: [{ url: chosen.url, title: chosen.title }],
+      sentences: [chosen], confidence: 1, signals: [],
+    });
+  };
+
   const answer = (question: string): AnswerOutcome => {
     const q = retriever.analyze(question);
+    if (options.pageQuestion?.(question, corpus.language)) {
+      const summary = lead(q);
+      if (summary) return summary;
+    }
     const ranked = ranker.rank(q, Math.max(k, 10));
     const intent: AnswerIntent | null = ranker.intentOf(q);
     const form = formAnswer(q, intent, ranked);
@@ -385,6 +424,10 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
 function closed(text: string): string {
   return /[.!?。！？…;:]["'”’»)\]]*$/u.test(text) ? text : `${text}.`;
 }
+
+/** A page question's answer: the first sentences of the page, at most this many, and this many characters (past the first). */
+export const LEAD_SENTENCES = 3;
+export const LEAD_CHARS = 500;
 
 const MEASURED_TYPES: ReadonlySet<AnswerIntent['type']> = new Set(['money', 'quantity', 'duration', 'contact']);
 

@@ -10,6 +10,7 @@ import { createTurnstileChallenge } from '../../adapters/node/turnstile-challeng
 import type { BotChallengePort } from '../../core/ports/bot-challenge.port.js';
 import type { RateLimiterPort } from '../../core/ports/rate-limiter.port.js';
 import type { ReplayStorePort } from '../../core/ports/replay-store.port.js';
+import { isPageQuestion } from '../../core/grounding/index.js';
 import { createExtractiveInference } from '../../core/retrieval/index.js';
 import type { ServerConfig } from '../config.js';
 import { browserRoutes } from '../routes/browser.routes.js';
@@ -53,7 +54,7 @@ export const chatModule = new ContainerModule(({ bind }) => {
     (config: ServerConfig) =>
       config.inference
         ? createOpenAiCompatibleInference({ baseUrl: config.inference.url, model: config.inference.model, ...(config.inference.apiKey ? { apiKey: config.inference.apiKey } : {}) })
-        : createExtractiveInference(),
+        : createExtractiveInference({ answer: { pageQuestion: isPageQuestion } }),
     [TOKENS.Config],
   );
   bind(TOKENS.ChatLimiter).toResolvedValue(

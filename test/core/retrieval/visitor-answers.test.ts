@@ -13,6 +13,7 @@ import { extractFromHtml } from '../../../adapters/browser/extract-from-html.js'
 import type { InferenceEvent } from '../../../core/ports/inference.port.js';
 import { answerQuestion, createExtractiveInference, createRetriever, DEFAULT_NOT_FOUND_MESSAGE, roleOf, selectSources } from '../../../core/retrieval/index.js';
 import type { SourcePage } from '../../../core/sources.js';
+import { isPageQuestion } from '../../../core/grounding/index.js';
 import { buildCorpus } from '../../../core/text/corpus.js';
 import { parseHtmlNode } from '../../../scripts/eval/extraction.js';
 
@@ -29,7 +30,8 @@ async function ask(pages: readonly SourcePage[], question: string): Promise<Repl
   const sources = selectSources(createRetriever(buildCorpus(pages)), question, { maxSources: 6, maxChars: 12_000 });
   let text = '';
   const cited: SourcePage[] = [];
-  for await (const e of createExtractiveInference().answer({ question, history: [], sources }) as AsyncIterable<InferenceEvent>) {
+  // As the server builds it (server/modules/chat.module.ts): page questions answered with the page's lead.
+  for await (const e of createExtractiveInference({ answer: { pageQuestion: isPageQuestion } }).answer({ question, history: [], sources }) as AsyncIterable<InferenceEvent>) {
     if (e.type === 'delta') text += e.text;
     if (e.type === 'citation') cited.push(sources[e.index - 1]!);
   }
@@ -119,6 +121,28 @@ describe('the default answerer on the demo shop and a product FAQ', () => {
     expect((await ask([bakery], 'What are your opening hours?')).text).to.equal('Open Tuesday to Saturday, 7:30 am – 4 pm. Sunday 8 am – 1 pm.');
     // Asked of pages without that form, it is not found, never another sentence stated as the answer.
     expect((await ask([page('pricing')], 'What is your phone number?')).text).to.match(/^I couldn't find/);
+  });
+
+  it('answers "what is this page about?" with the page\'s lead, from the page\'s opening though a later passage says "pages" (session 15)', async () => {
+    const index = 'Fernwood Trail Co. designs and sews ultralight backpacking gear in a small workshop in Asheville, North Carolina.';
+    for (const q of ['What is this page about?', 'Summarize this page', 'tl;dr']) {
+      const r = await ask(site, q);
+      expect(r.text, q).to.match(new RegExp(`^${index.replace(/\./g, '\\.')} The company was founded in 2014`));
+      expect(r.cited.map((c) => c.url), q).to.deep.equal(['https://demo.example/index']);
+    }
+    const pricing = await ask([page('pricing')], 'What is this page about?');
+    expect(pricing.text).to.match(/^A Fernwood membership gives you discounts/);
+    // Headings are no part of the lead, and it stops within LEAD_CHARS past its first sentence.
+    expect(pricing.text).not.to.include('Memberships');
+    expect(pricing.text.length).to.be.at.most(700);
+  });
+
+  it('sends the chosen passages in the pages\' order', () => {
+    const corpus = buildCorpus(site);
+    const sources = selectSources(createRetriever(corpus), 'How do I clean my tent and what does shipping cost?', { maxSources: 6, maxChars: 12_000 });
+    const positions = sources.map((s) => corpus.passages.findIndex((p) => p.url === s.url && p.text === s.text));
+    expect(positions.every((p) => p >= 0)).to.equal(true);
+    expect(positions).to.deep.equal([...positions].sort((a, b) => a - b));
   });
 
   it('quotes a table row as "column: value" pairs', async () => {

@@ -79,6 +79,14 @@ describe('chatRoutes', () => {
       expect((await usageRows(platform, body.id))[0]).to.deep.include({ refused: false, output_tokens: body.usage.output_tokens });
     });
 
+    it('answers a question about the page itself with the page\'s opening sentences (the extractive engine as the server builds it)', async () => {
+      const res = await fetch(`${server.url}/v1/chat`, { method: 'POST', headers: { ...browser(), 'content-type': 'application/json' }, body: JSON.stringify(chatBody('What is this page about?', { stream: false })) });
+      const body = await res.json();
+      expect(body.refused).to.equal(false);
+      expect(body.text).to.equal(PRICING.text); // its two sentences: the lead
+      expect(body.citations).to.deep.equal([{ index: 1, url: PRICING.url, title: PRICING.title }]);
+    });
+
     it('refuses a question the sources do not ground, without an answer, and meters the refusal', async () => {
       const res = await streamChat(server.url, browser(), chatBody(OFF_TOPIC_QUESTION));
       expect(res.events.map((e) => e.event)).to.deep.equal(['start', 'refusal', 'done']);
