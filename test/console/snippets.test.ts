@@ -13,6 +13,10 @@ describe('snippet', () => {
     const code = snippet('module', { ...base, redact: 'secrets' });
     expect(code).to.include(`import { init } from 'https://kit.example.com/sdk/kit.mjs';`);
     expect(code).to.include(`redact: 'secrets',`);
+    // A module cannot see its own script tag: the snippet names the service (the script tag's needs no endpoint).
+    expect(code).to.include(`endpoint: 'https://kit.example.com/v1',`);
+    expect(snippet('react', base)).to.include(`endpoint: 'https://kit.example.com/v1',`);
+    expect(snippet('script', base)).not.to.include('endpoint');
   });
 
   it('writes a React component that starts Kit on mount and destroys it on unmount', () => {

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
+import { snippet } from '../../console/src/views/snippets.js';
 import { launchChromium, newTestPage } from '../support/chromium.js';
 import { ensureSdkBuilt, startKitServer, type KitServer } from './support/kit-server.js';
 import { startSiteServer, type SiteServer } from './support/site-server.js';
@@ -414,6 +415,20 @@ describe('Widget end to end (Chromium + real server)', function () {
     await panel().waitFor();
     expect(await focused(page)).to.equal('widget:textarea');
     expect(await launcher().getAttribute('aria-keyshortcuts')).to.equal('Control+K');
+  });
+
+  it("runs the console's ES module snippet as pasted: a module names the service itself (endpoint)", async () => {
+    const code = snippet('module', { server: kit.url, apiKey: plain.key, context: 'page', redact: 'none' });
+    site.set('/module', sitePage(kit.url, { script: code }));
+    const errors: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(`${site.origin}/module`);
+    await launcher().click();
+    await panel().waitFor();
+    await page.locator('kit-widget textarea').fill('How much does the Summit membership cost?');
+    await page.keyboard.press('Enter');
+    await page.locator('kit-widget .bot .b', { hasText: '$49' }).waitFor({ timeout: 60_000 });
+    expect(errors.filter((e) => e.startsWith('Kit'))).to.deep.equal([]);
   });
 
   it('runs Kit.init queued before the script arrives, from the versioned URL with its SRI hash, and refuses a tampered script', async () => {

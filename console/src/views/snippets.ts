@@ -9,8 +9,10 @@ export interface SnippetOptions {
   readonly redact: 'none' | 'secrets' | 'pii' | 'both';
 }
 
-function optionParts(o: SnippetOptions): string[] {
+// A module cannot see its own script tag (docs/sdk.md), so the module and React snippets name the service.
+function optionParts(o: SnippetOptions, module = false): string[] {
   const parts = [`apiKey: '${o.apiKey}'`];
+  if (module) parts.push(`endpoint: '${o.server}/v1'`);
   if (o.context === 'site') parts.push(`context: 'site'`);
   if (o.redact === 'both') parts.push('redact: true');
   else if (o.redact !== 'none') parts.push(`redact: '${o.redact}'`);
@@ -18,7 +20,7 @@ function optionParts(o: SnippetOptions): string[] {
 }
 
 function initOptions(o: SnippetOptions, indent: string): string {
-  return `{\n${optionParts(o).map((p) => `${indent}  ${p},`).join('\n')}\n${indent}}`;
+  return `{\n${optionParts(o, true).map((p) => `${indent}  ${p},`).join('\n')}\n${indent}}`;
 }
 
 /** The code an owner pastes into a site. Values are the owner's own key and server, not user input of visitors. */
