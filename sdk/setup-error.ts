@@ -9,8 +9,14 @@ export function setupError(err: KitError, apiKey: string): KitError {
   const ref = typeof err.details?.request_id === 'string' ? ` (request ${err.details.request_id})` : '';
   const off = 'so the assistant is off on this page';
   switch (err.code) {
-    case 'origin_not_allowed':
-      return new KitError('origin_not_allowed', `The key ${key} does not allow this page's origin ${location.origin}, ${off}. Add "${location.origin}" to the key's allowed_origins (PATCH /v1/keys/{id} with {"allowed_origins": [...]}, see docs/api.md "Keys"), then reload${ref}.`, { cause: err });
+    case 'origin_not_allowed': {
+      const edit = `the key's allowed_origins (PATCH /v1/keys/{id} with {"allowed_origins": [...]}, see docs/api.md "Keys"), then reload${ref}.`;
+      // A file: page or a sandboxed frame sends the opaque origin "null", which no key can allow ("file://" is no origin).
+      if (location.protocol === 'file:' || location.origin === 'null') {
+        return new KitError('origin_not_allowed', `The key ${key} cannot allow this page: a file: page or a sandboxed frame has no origin (it sends "null"), ${off}. Serve the page over http(s), e.g. at http://localhost:8080, and add that origin to ${edit}`, { cause: err });
+      }
+      return new KitError('origin_not_allowed', `The key ${key} does not allow this page's origin ${location.origin}, ${off}. Add "${location.origin}" to ${edit}`, { cause: err });
+    }
     case 'invalid_api_key':
       return new KitError('invalid_api_key', `The service does not know the key ${key} (mistyped, revoked or expired), ${off}. Pass a live publishable key to Kit.init({ apiKey }) (GET /v1/keys lists them)${ref}.`, { cause: err });
     case 'ip_not_allowed':

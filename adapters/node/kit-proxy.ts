@@ -106,7 +106,9 @@ function createProxyCore(options: KitProxyOptions): (req: IncomingMessage, res: 
     if (req.method === 'OPTIONS' && allowed !== null && origin !== undefined) {
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST',
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Kit-Session',
+        // Kit-Preview: the SDK sends it with every request on a page opened from the console's preview (#kit-preview=…);
+        // a preflight that refused it would cut that page off from the proxy. The proxy does not relay it.
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Kit-Session, Kit-Preview',
         'Access-Control-Max-Age': '600',
       });
       res.end();

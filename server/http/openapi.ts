@@ -13,7 +13,8 @@ export function errorCodesOf(route: Route): ServerErrorCode[] {
   if (route.auth.kind === 'key' && route.auth.kinds.includes('publishable')) codes.add('origin_not_allowed');
   if (route.auth.kind === 'key' && route.auth.kinds.includes('secret')) codes.add('ip_not_allowed');
   if (route.params) codes.add('not_found');
-  if (route.query) codes.add('invalid_request');
+  // Every route refuses a query parameter it does not take (server/http/router.ts, strictQuery).
+  codes.add('invalid_request');
   if (route.body) ['invalid_request', 'payload_too_large', 'unsupported_media_type'].forEach((c) => codes.add(c as ServerErrorCode));
   codes.add('internal_error');
   // Any route that reads the database answers 503 while it is unreachable (error-handler.ts).

@@ -33,7 +33,12 @@ export function normalizeOriginPattern(input: string): Result<string, 'invalid_o
     return ok(origin.replace('://x.', '://*.'));
   }
   const origin = exactOrigin(value);
-  return origin ? ok(origin) : fail('invalid_origin', `"${input.slice(0, 80)}" is not an origin (scheme://host[:port])`);
+  if (origin) return ok(origin);
+  // What a file: page or a sandboxed frame shows as its origin: opaque, sent as "null", and never allowable.
+  if (value === 'null' || value.startsWith('file:')) {
+    return fail('invalid_origin', `"${input.slice(0, 80)}" is not an origin: a file: page or a sandboxed frame sends the opaque origin "null", which no key can allow. Serve the page over http(s), e.g. at http://localhost:8080, and add that origin`);
+  }
+  return fail('invalid_origin', `"${input.slice(0, 80)}" is not an origin (scheme://host[:port])`);
 }
 
 /**

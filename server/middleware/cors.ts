@@ -1,8 +1,24 @@
 import cors from '@koa/cors';
 import type { Middleware } from 'koa';
 
-/** Response headers a browser script may read. */
+/** Response headers a browser script may read, on every route. */
 export const EXPOSED_HEADERS = ['Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
+
+/**
+ * Response headers a dashboard on another origin reads besides those: `ETag` (the version a settings `PATCH` must send
+ * back as `If-Match`) and `Content-Disposition` (the file name of `GET /questions/export`).
+ */
+export const DASHBOARD_EXPOSED_HEADERS = [...EXPOSED_HEADERS, 'ETag', 'Content-Disposition'];
+
+/**
+ * Request headers a dashboard on another origin may send: its token and JSON, `If-Match` (settings `PATCH`es answer
+ * `428` without it), `Idempotency-Key` (`POST /billing/checkout`) and `Kit-Session`. `X-CSRF-Token` is not among
+ * them: it goes with the console's cookie, which the dashboard policy never lets another origin send.
+ */
+export const DASHBOARD_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key', 'Kit-Session'];
+
+/** Request headers the SDK sends to the browser routes; `Kit-Preview`: the console's preview on the owner's site. */
+export const BROWSER_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Kit-Session', 'Kit-Preview'];
 
 /** The routes browsers call with a publishable key; their CORS follows the key's `allowed_origins`. */
 export const BROWSER_PATHS: ReadonlySet<string> = new Set(['/v1/config', '/v1/session', '/v1/chat', '/v1/feedback', '/v1/beacon']);
@@ -22,8 +38,8 @@ export function corsMiddleware(origins: '*' | readonly string[]): Middleware {
       return origins.includes(origin) ? origin : '';
     },
     allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'Kit-Session', 'Idempotency-Key'],
-    exposeHeaders: EXPOSED_HEADERS,
+    allowHeaders: DASHBOARD_ALLOWED_HEADERS,
+    exposeHeaders: DASHBOARD_EXPOSED_HEADERS,
     maxAge: 600,
     credentials: false,
   });
@@ -35,7 +51,7 @@ export function corsMiddleware(origins: '*' | readonly string[]): Middleware {
     if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method') !== '') {
       ctx.set('Access-Control-Allow-Origin', origin);
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Kit-Session, Kit-Preview'); // Kit-Preview: the console's preview on the owner's site
+      ctx.set('Access-Control-Allow-Headers', BROWSER_ALLOWED_HEADERS.join(', '));
       ctx.set('Access-Control-Max-Age', '600');
       ctx.status = 204;
       return;

@@ -46,6 +46,8 @@ interface FuzzRequest {
   readonly body: { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'raw'; readonly text: string; readonly type: string } | { readonly kind: 'none' };
   /** Whether a path id names a record of the other organisation (must never be answered 2xx). */
   readonly foreign: boolean;
+  /** Whether the query carries a parameter the operation does not document (must never be answered 2xx). */
+  readonly unknownParam: boolean;
   /** An `If-Match` precondition on writes (HTTP's optimistic concurrency; some routes require one). */
   readonly ifMatch?: string;
 }
@@ -249,7 +251,12 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
         ...queryParams.map((p) =>
           fc.option(fc.oneof({ arbitrary: arbitraryOf(p.schema, resolveRef), weight: 4 }, { arbitrary: fc.string({ maxLength: 30 }), weight: 1 }), { nil: undefined, freq: 3 }).map((v) => [p.name, v] as const),
         ),
-        fc.option(fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 10 })), { nil: undefined, freq: 5 }),
+        // A parameter the operation does not take, in one request of five: it must be refused (`invalid_request`),
+        // never ignored (docs/api.md, "Errors"); the other four reach the operation's successes.
+        fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: 4 },
+          { arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 10 })).filter(([name]) => !queryParams.some((p) => p.name === name)), weight: 1 },
+        ),
       )
       .map((entries) => {
         const search = new URLSearchParams();
@@ -259,7 +266,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
           if (value !== undefined) search.append(name, typeof value === 'string' ? value : JSON.stringify(value));
         }
         const text = search.toString();
-        return text ? `?${text}` : '';
+        return { query: text ? `?${text}` : '', unknownParam: entries.at(-1) !== undefined };
       });
     const schema = op.requestBody?.content['application/json']?.schema;
     const body: fc.Arbitrary<FuzzRequest['body']> = schema
@@ -271,7 +278,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
         )
       : fc.constant({ kind: 'none' as const });
     const ifMatch = ['patch', 'put', 'delete'].includes(method) ? fc.option(fc.constantFrom('*', '"1"', 'W/"2"', '"999999"', 'not an etag'), { nil: undefined, freq: 2 }) : fc.constant(undefined);
-    return fc.record({ path, query, body, ifMatch }).map(({ path: p, query: q, body: b, ifMatch: m }) => ({ credential, path: p.path, foreign: p.foreign, query: q, body: b, ...(m === undefined ? {} : { ifMatch: m }) }));
+    return fc.record({ path, query, body, ifMatch }).map(({ path: p, query: q, body: b, ifMatch: m }) => ({ credential, path: p.path, foreign: p.foreign, query: q.query, unknownParam: q.unknownParam, body: b, ...(m === undefined ? {} : { ifMatch: m }) }));
   }
 
   /**
@@ -321,6 +328,7 @@ describe('OpenAPI-driven fuzzing of /v1 (every operation, every role)', function
     if (!requestId || !/^req_[0-9A-Za-z]+$/.test(requestId)) return `no Request-Id header (${res.status})`;
     if (res.status >= 500 && !(res.status === 503 && op.responses['503'])) return `answered ${res.status}: ${text.slice(0, 300)}`;
     if (req.foreign && res.status < 300) return `another organisation's record answered ${res.status}`;
+    if (req.unknownParam && res.status < 300) return `a query parameter the operation does not take was ignored (${res.status})`;
     if (res.status === 204) return text === '' ? null : '204 with a body';
     // Successes in another media type than JSON (streams, exports) must be one the document declares for the status.
     const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();

@@ -112,6 +112,80 @@ describe('createApp', () => {
     expect(preflight.headers['access-control-allow-headers']).to.match(/authorization/i);
   });
 
+  it('lets a dashboard on an allowed origin save versioned settings: If-Match allowed, ETag and the rest exposed', async () => {
+    // A browser refuses the PATCH unless the preflight allows every header it asks for, and hides from the script
+    // every response header not exposed: without If-Match and ETag a dashboard cannot save /assistant (428 / 412).
+    for (const path of ['/v1/assistant', '/v1/org/question-logging']) {
+      const preflight = await api().options(path).set('origin', 'https://dash.example.com').set('access-control-request-method', 'PATCH').set('access-control-request-headers', 'authorization,content-type,if-match');
+      expect(preflight.status, path).to.equal(204);
+      expect(preflight.headers['access-control-allow-origin']).to.equal('https://dash.example.com');
+      const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
+      expect(allowed, path).to.include.members(['authorization', 'content-type', 'if-match', 'idempotency-key']);
+      expect(String(preflight.headers['access-control-allow-methods'])).to.include('PATCH');
+      const read = await api().get(path).set('origin', 'https://dash.example.com').set('authorization', `Bearer ${org.members.owner.token}`);
+      expect(read.status).to.equal(200);
+      expect(read.headers.etag).to.match(/^"\d+"$/);
+      const exposed = String(read.headers['access-control-expose-headers']).toLowerCase().split(/\s*,\s*/);
+      expect(exposed, path).to.include.members(['etag', 'request-id', 'retry-after', 'ratelimit', 'ratelimit-policy', 'content-disposition']);
+    }
+    const saved = await api()
+      .patch('/v1/assistant')
+      .set('origin', 'https://dash.example.com')
+      .set('authorization', `Bearer ${org.members.owner.token}`)
+      .set('if-match', (await api().get('/v1/assistant').set('authorization', `Bearer ${org.members.owner.token}`)).headers.etag)
+      .send({ greeting: 'Hello from the dashboard' });
+    expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
+    expect(saved.headers['access-control-allow-origin']).to.equal('https://dash.example.com');
+  });
+
+  it('refuses a query parameter a route does not take, in the contract shape, and does nothing', async () => {
+    const owner = org.members.owner.token;
+    const created = await api().post('/v1/keys').set('authorization', `Bearer ${owner}`).send({ kind: 'publishable', name: 'dry run target' });
+    expect(created.status).to.equal(201);
+    const id = created.body.key.id as string;
+    const dry = await api().post(`/v1/keys/${id}/rotate?dry=1`).set('authorization', `Bearer ${owner}`).send({});
+    expectError(dry, 400, 'invalid_request');
+    expect(dry.body.error.message).to.equal('dry: is not a query parameter of this route (it takes none)');
+    const listed = (await api().get('/v1/keys?limit=100').set('authorization', `Bearer ${owner}`)).body.data as { id: string; status: string }[];
+    expect(listed.find((k) => k.id === id)?.status, 'the key was not rotated').to.equal('active');
+    // On a route with a query of its own, the message names what it takes; the documented parameters still work.
+    const typo = await api().get('/v1/keys?limt=5').set('authorization', `Bearer ${owner}`);
+    expectError(typo, 400, 'invalid_request');
+    expect(typo.body.error.message).to.equal('limt: is not a query parameter of this route (it takes limit, starting_after, include_revoked)');
+    expect((await api().get('/v1/keys?limit=5&include_revoked=true').set('authorization', `Bearer ${owner}`)).status).to.equal(200);
+    expectError(await api().get('/v1/org?cache=123').set('authorization', `Bearer ${owner}`), 400, 'invalid_request');
+    expect((await api().get('/v1/org?').set('authorization', `Bearer ${owner}`)).status).to.equal(200);
+    // A name that does not look like one is not echoed.
+    const odd = await api().get('/v1/org?%3Cscript%3E=1').set('authorization', `Bearer ${owner}`);
+    expectError(odd, 400, 'invalid_request');
+    expect(odd.body.error.message).to.equal('query: has a query parameter that is not known');
+  });
+
+  it('words validation problems in plain English, the field first, never zod\'s own wording', async () => {
+    const owner = org.members.owner.token;
+    const cases: [request.Test, string][] = [
+      [api().get('/v1/keys?limit=abc').set('authorization', `Bearer ${owner}`), 'limit: must be a number'],
+      [api().get('/v1/keys?limit=1&limit=2').set('authorization', `Bearer ${owner}`), 'limit: must be given once'],
+      [api().get('/v1/usage?group_by=year').set('authorization', `Bearer ${owner}`), 'group_by: must be one of day, key, model, mode'],
+      [api().post('/v1/keys').set('authorization', `Bearer ${owner}`).send({ name: 'x' }), 'kind: is required (one of publishable, secret)'],
+      [api().post('/v1/keys').set('authorization', `Bearer ${owner}`).send({ kind: 'secret', name: 'x', colour: 'red' }), 'colour: is not a known field (known: kind, name, allowed_origins, ip_allowlist)'],
+      [api().post('/v1/keys').set('authorization', `Bearer ${owner}`).send({ kind: 'secret', name: 42 }), 'name: must be a string'],
+      [api().patch('/v1/org').set('authorization', `Bearer ${owner}`).send({ name: null }), 'name: must be a string, not null'],
+      [api().post('/v1/keys').set('authorization', `Bearer ${owner}`).send([]), 'body: must be an object {kind, name, allowed_origins, ip_allowlist}'],
+    ];
+    for (const [req, message] of cases) {
+      const res = await req;
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.message).to.equal(message);
+    }
+    const key = await api().post('/v1/keys').set('authorization', `Bearer ${owner}`).send({ kind: 'secret', name: 'wording' });
+    const chat = await api().post('/v1/chat').set('authorization', `Bearer ${key.body.secret}`).send({ sources: [] });
+    expectError(chat, 400, 'invalid_request');
+    expect(chat.body.error.message).to.equal('messages: is required (an array of {role, content})');
+    const role = await api().post('/v1/chat').set('authorization', `Bearer ${key.body.secret}`).send({ messages: [{ role: 'bot', content: 'hi' }], sources: [] });
+    expect(role.body.error.message).to.equal('messages.0.role: must be one of user, assistant');
+  });
+
   it('maps an unexpected error to internal_error without its message, and logs it with the request id', async () => {
     const db = platform.database.knex;
     // Break the organisations table for one request by renaming it inside a transaction we then roll back.

@@ -1368,6 +1368,17 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantSettings"];
                 };
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -1903,6 +1914,17 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleSession"];
                 };
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -2094,6 +2116,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `unauthenticated`: Authentication is required. */
             401: {
@@ -3102,6 +3135,17 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformConfig"];
                 };
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -3187,6 +3231,17 @@ export interface operations {
                     "application/json": components["schemas"]["Conversation"];
                 };
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -3265,6 +3320,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
@@ -3945,6 +4011,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -4152,6 +4229,17 @@ export interface operations {
                     "application/json": components["schemas"]["KeyAssistantSettings"];
                 };
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -4230,6 +4318,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
@@ -4716,6 +4815,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `internal_error`: Something went wrong on our side. */
             500: {
                 headers: {
@@ -4747,6 +4857,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
@@ -5038,6 +5159,17 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -5109,6 +5241,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -5176,6 +5319,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
@@ -5253,6 +5407,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
@@ -5552,6 +5717,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
             401: {
                 headers: {
@@ -5771,6 +5947,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuestionLogging"];
+                };
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */
@@ -6065,6 +6252,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoggedQuestion"];
+                };
+            };
+            /** @description `invalid_request`: The request is malformed or has an invalid field. */
+            400: {
+                headers: {
+                    /** @description The id of this request (also in error bodies). */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `invalid_api_key`: The API key is unknown, malformed, revoked or expired. `unauthenticated`: Authentication is required. */

@@ -227,7 +227,7 @@ describe('createKitProxy', () => {
     const preflight = await fetch(`${proxyBase}/kit/v1/chat`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
     expect(preflight.status).to.equal(204);
     expect(preflight.headers.get('access-control-allow-origin')).to.equal('https://shop.example');
-    expect(preflight.headers.get('access-control-allow-headers')).to.match(/Kit-Session/);
+    expect(preflight.headers.get('access-control-allow-headers')).to.match(/Kit-Session/).and.match(/Kit-Preview/);
     const config = await fetch(`${proxyBase}/kit/v1/config`, { headers: { origin: 'https://shop.example' } });
     expect(config.headers.get('access-control-allow-origin')).to.equal('https://shop.example');
     const evil = await fetch(`${proxyBase}/kit/v1/chat`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify(CHAT_BODY) });

@@ -21,6 +21,14 @@ describe('normalizeOriginPattern', () => {
   for (const input of invalid) {
     it(`refuses ${JSON.stringify(input)}`, () => expect(normalizeOriginPattern(input).ok).to.equal(false));
   }
+  // The opaque origin of a file: page or a sandboxed frame: the refusal says what to do instead (the SDK says the same).
+  for (const input of ['file://', 'file:///home/ada/index.html', 'null', 'NULL']) {
+    it(`refuses ${JSON.stringify(input)} and advises serving the page over http(s)`, () => {
+      const result = normalizeOriginPattern(input);
+      expect(result.ok).to.equal(false);
+      expect(!result.ok && result.reason).to.include(`"${input}" is not an origin`).and.include('Serve the page over http(s), e.g. at http://localhost:8080, and add that origin');
+    });
+  }
   it('is idempotent', () => {
     fc.assert(
       fc.property(fc.webUrl({ withQueryParameters: false, withFragments: false }), (url) => {
