@@ -127,6 +127,8 @@ describeOnEachDatabase('question log, feedback and insights', (db) => {
   const CLOSEST_QUESTION = 'Does the Pro plan include phone support?';
 
   it('answers that found nothing on the page are logged not_found, billed as answers, and show up as coverage gaps', async () => {
+    // `full`: the answer the visitor read is kept for not_found too (the closest sentence helps the owner).
+    await setLogging('full');
     const before = clock.now();
     const found = await ask(PRICING_QUESTION, { page_url: 'https://shop.example.com/pricing', conversation_id: 'cnv_nf_0' });
     clock.advance(1000);
@@ -156,6 +158,9 @@ describeOnEachDatabase('question log, feedback and insights', (db) => {
     expect(await outcomes('cnv_nf_0')).to.deep.equal(['answered']);
     expect(await outcomes('cnv_nf_1')).to.deep.equal(['not_found']);
     expect(await outcomes('cnv_nf_3'), 'the closest sentence quoted is not an answer').to.deep.equal(['not_found']);
+    const answers = async (conversation: string) => (await api('GET', `/conversations/${conversation}`, owner())).body.data.map((q: { answer: string | null }) => q.answer);
+    expect(await answers('cnv_nf_1')).to.deep.equal(["I couldn't find that on this page."]);
+    expect((await answers('cnv_nf_3'))[0]).to.match(/^I couldn't find a direct answer on this page\. The closest it comes: “The Pro plan costs 20 dollars/);
     const listed = await api('GET', '/questions?outcome=not_found', org.members.viewer.token);
     expect(validate('get', '/questions', 200, listed.body)).to.equal(null);
     expect(listed.body.data.map((q: { message_id: string }) => q.message_id).sort()).to.deep.equal([missing.requestId, again.requestId, closest.requestId].sort());
