@@ -13,7 +13,8 @@ export interface BrowserQuestion {
   /** `remote` only for refusals by the gate in the browser: those never reached the service. */
   readonly mode: 'local' | 'extractive' | 'remote';
   readonly model: string | null;
-  readonly outcome: 'answered' | 'refused' | 'error';
+  /** `not_found`: the engine on the device found no answer in the page (`done.found: false`) and said so. */
+  readonly outcome: 'answered' | 'not_found' | 'refused' | 'error';
   readonly errorCode?: string;
   readonly askedAt: Date;
   readonly latencyMs: number;

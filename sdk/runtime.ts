@@ -189,7 +189,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
     async ask(question, history, { signal: askSignal, onToken }) {
       const askedAt = new Date();
       const started = Date.now();
-      const report = (answer: Answer | null, by: Engine, error?: unknown): void => {
+      const report = (answer: Answer | null, by: Engine, error?: unknown, missed?: boolean): void => {
         // Remote answers (and the service's refusals) are logged by the service; only what it never saw is reported
         // from here: local answers, and refusals by the gate in this browser.
         if (answer?.id?.startsWith('req_')) {
@@ -201,7 +201,7 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
         const at = pageUrl();
         log().then((r) => r.report({
           messageId: answer?.id ?? randomId('msg'), question, answer: answer && !answer.refused ? answer.text : null, citations: answer?.citations ?? [],
-          mode: logModeOf(by), model: by.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : 'answered',
+          mode: logModeOf(by), model: by.port.model, outcome: !answer ? 'error' : answer.refused ? 'refused' : missed ? 'not_found' : 'answered',
           ...(error && isKitError(error) ? { errorCode: error.code } : {}), askedAt, latencyMs, pageUrl: at,
         }), noop);
       };
@@ -224,9 +224,9 @@ export const startAssistant: StartAssistant = async (config, host, { emit, signa
       }
       const sources = selectSources(context, question, plan?.limits.max_context_chars);
       try {
-        const answer = await runEngine(answering, modeOf(answering), { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
+        const [answer, missed] = await runEngine(answering, modeOf(answering), { question, history, sources, signal: askSignal, instructions: settings?.instructions ?? null }, onToken, refusalText);
         const withId: Answer = answer.id ? answer : { ...answer, id: randomId('msg') };
-        report(withId, answering);
+        report(withId, answering, 0, missed);
         return withId;
       } catch (err) {
         if (!askSignal.aborted) report(null, answering, err);
@@ -310,15 +310,17 @@ const CITED_TEXT_CHARS = 600;
 
 /**
  * Runs one answer. Markers are renumbered in order of first use, so `[n]` in the text is always `citations[n - 1]`
- * (one numbering for the text, the Sources list and the API), whatever source numbers the engine cited.
+ * (one numbering for the text, the Sources list and the API), whatever source numbers the engine cited. With it,
+ * whether the engine said it found no answer in the sources (`done.found: false`: the owner's log counts `not_found`).
  */
-async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal; instructions: string | null }, onToken: (text: string) => void, refusal: string): Promise<Answer> {
+async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { question: string; history: readonly ChatTurn[]; sources: SourcePage[]; signal: AbortSignal; instructions: string | null }, onToken: (text: string) => void, refusal: string): Promise<[Answer, boolean]> {
   let text = '';
   let id: string | undefined;
   const citations: Citation[] = [];
   const order: number[] = [];
   let held = '';
   let refused = false;
+  let missed = false;
   const number = (index: number): number | null => {
     const s = request.sources[index - 1];
     if (!s) return null;
@@ -343,7 +345,7 @@ async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { qu
       onToken(ready);
     }
   };
-  for await (const event of engine.port.answer(request) as AsyncIterable<{ type: string; text?: string; index?: number; message?: string; requestId?: string }>) {
+  for await (const event of engine.port.answer(request) as AsyncIterable<{ type: string; text?: string; index?: number; message?: string; requestId?: string; found?: boolean }>) {
     if (request.signal.aborted) break;
     if (event.type === 'start' && event.requestId) {
       id = event.requestId;
@@ -353,6 +355,8 @@ async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { qu
       number(event.index);
     } else if (event.type === 'refusal') {
       refused = true;
+    } else if (event.found === false) {
+      missed = true;
     }
   }
   if (held) {
@@ -361,7 +365,7 @@ async function runEngine(engine: Engine, mode: 'local' | 'remote', request: { qu
   }
   if (request.signal.aborted) throw request.signal.reason ?? new KitError('network_error', 'Stopped.');
   const ids = id ? { id } : {};
-  return refused ? { ...ids, text: refusal, citations: [], refused: true, mode, model: engine.port.model } : { ...ids, text, citations, refused: false, mode, model: engine.port.model };
+  return [refused ? { ...ids, text: refusal, citations: [], refused: true, mode, model: engine.port.model } : { ...ids, text, citations, refused: false, mode, model: engine.port.model }, missed];
 }
 
 function toEvent(err: unknown): KitEvents['error'] {

@@ -7,7 +7,8 @@ export interface BeaconQuestion {
   /** `remote` only with outcome `refused`: the gate refused it here, so the service never saw it. */
   readonly mode: 'local' | 'extractive' | 'remote';
   readonly model?: string;
-  readonly outcome: 'answered' | 'refused' | 'error';
+  /** `not_found`: the engine found no answer in the page and said so (core's extractive engine). */
+  readonly outcome: 'answered' | 'not_found' | 'refused' | 'error';
   readonly error_code?: string;
   readonly question: string;
   readonly answer?: string;

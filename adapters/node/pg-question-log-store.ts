@@ -31,6 +31,7 @@ interface GroupRow {
   example: string;
   total: number;
   answered: number;
+  not_found: number;
   refused: number;
   errors: number;
   thumbs_up: number;
@@ -94,6 +95,7 @@ const toGroup = (r: GroupRow): QuestionGroup => ({
   example: r.example,
   total: Number(r.total),
   answered: Number(r.answered),
+  notFound: Number(r.not_found),
   refused: Number(r.refused),
   errors: Number(r.errors),
   thumbsUp: Number(r.thumbs_up),
@@ -159,10 +161,11 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
     if (query.from) where.push('day >= ?'), args.push(day(query.from));
     if (query.to) where.push('day < ?'), args.push(dayCeil(query.to));
     if (query.keyId) where.push('key_id = ?'), args.push(query.keyId);
-    const score = gapsOnly ? 'sum(refused) + sum(thumbs_down)' : 'sum(total)';
+    // A gap's score is `question_groups.gaps` (migration 0009): refused + not found + thumbs down.
+    const score = gapsOnly ? 'sum(refused) + sum(not_found) + sum(thumbs_down)' : 'sum(total)';
     const { rows } = (await knex.raw(
       `with top as (
-         select question_hash, sum(total)::int8 as total, sum(answered)::int8 as answered, sum(refused)::int8 as refused, sum(errors)::int8 as errors,
+         select question_hash, sum(total)::int8 as total, sum(answered)::int8 as answered, sum(not_found)::int8 as not_found, sum(refused)::int8 as refused, sum(errors)::int8 as errors,
                 sum(thumbs_up)::int8 as thumbs_up, sum(thumbs_down)::int8 as thumbs_down, max(last_seen_at) as last_seen_at, ${score} as score
            from question_day_groups where ${where.join(' and ')}
           group by question_hash having ${score} > 0
@@ -285,7 +288,7 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
         .where('total', '>', 0)
         .orderBy([{ column: 'total', order: 'desc' }, { column: 'question_hash', order: 'asc' }])
         .limit(query.limit)
-        .select('question_hash', 'example', 'total', 'answered', 'refused', 'errors', 'thumbs_up', 'thumbs_down', 'last_seen_at')) as GroupRow[];
+        .select('question_hash', 'example', 'total', 'answered', 'not_found', 'refused', 'errors', 'thumbs_up', 'thumbs_down', 'last_seen_at')) as GroupRow[];
       return rows.map(toGroup);
     },
 
@@ -298,7 +301,7 @@ export function createPgQuestionLogStore(knex: Knex): QuestionLogPort {
             .where('gaps', '>', 0)
             .orderBy([{ column: 'gaps', order: 'desc' }, { column: 'question_hash', order: 'asc' }])
             .limit(query.limit)
-            .select('question_hash', 'example', 'total', 'answered', 'refused', 'errors', 'thumbs_up', 'thumbs_down', 'last_seen_at')) as GroupRow[]).map(toGroup);
+            .select('question_hash', 'example', 'total', 'answered', 'not_found', 'refused', 'errors', 'thumbs_up', 'thumbs_down', 'last_seen_at')) as GroupRow[]).map(toGroup);
       if (groups.length === 0) return [];
       // Pages from the summaries: all-time ones without filters, else the per-day ones over the same whole days.
       const where: string[] = [];

@@ -2,13 +2,18 @@ import type { Citation } from '../sources.js';
 
 /** Where an answer came from: the Platform API, a model on the device, or the device's extractive fallback. */
 export type QuestionMode = 'local' | 'remote' | 'extractive';
-export type QuestionOutcome = 'answered' | 'refused' | 'error';
+/**
+ * How a question ended: `answered`; `not_found`, the engine ran but found no answer in the pages and said so (core's
+ * extractive engine, `done.found: false` on the inference port: content the site lacks, a coverage gap like a refusal);
+ * `refused`, the grounding gate found the question off-topic (no engine ran); `error`.
+ */
+export type QuestionOutcome = 'answered' | 'not_found' | 'refused' | 'error';
 /** The organisation's choice (issue 13 §2): nothing, questions (redacted), or questions and answers (redacted). */
 export type LoggingMode = 'off' | 'redacted' | 'full';
 export type Rating = 'up' | 'down';
 
 export const QUESTION_MODES: readonly QuestionMode[] = Object.freeze(['local', 'remote', 'extractive']);
-export const QUESTION_OUTCOMES: readonly QuestionOutcome[] = Object.freeze(['answered', 'refused', 'error']);
+export const QUESTION_OUTCOMES = Object.freeze(['answered', 'not_found', 'refused', 'error'] as const) satisfies readonly QuestionOutcome[];
 export const LOGGING_MODES: readonly LoggingMode[] = Object.freeze(['off', 'redacted', 'full']);
 
 /** Default retention of logged questions, in days. */

@@ -29,7 +29,14 @@ export type InferenceEvent =
   | { readonly type: 'delta'; readonly text: string }
   /** `index` is 1-based into the request's sources. */
   | { readonly type: 'citation'; readonly index: number }
-  | { readonly type: 'done'; readonly finishReason: 'stop' | 'length'; readonly usage: TokenUsage };
+  /**
+   * `found: false`: the engine found no answer in the sources and said so (core's extractive engine, for its
+   * "I couldn't find that on this page." and its "The closest it comes: …" replies). The owner's log records such a
+   * question as `not_found` (a coverage gap: content the site lacks); usage is as for any answer (the engine ran).
+   * Absent = answered, or not known: model engines (OpenAI-compatible, WebLLM, Chrome's Prompt API) never set it —
+   * their "I don't know" is free text, not detected; for them a visitor's thumbs down remains the signal.
+   */
+  | { readonly type: 'done'; readonly finishReason: 'stop' | 'length'; readonly usage: TokenUsage; readonly found?: false };
 
 /**
  * An engine that answers a grounded question. It yields answer pieces; it does not mimic any vendor's API.

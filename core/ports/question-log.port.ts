@@ -26,6 +26,8 @@ export interface QuestionGroup {
   readonly example: string;
   readonly total: number;
   readonly answered: number;
+  /** Answered "not found on the page" (outcome `not_found`). */
+  readonly notFound: number;
   readonly refused: number;
   readonly errors: number;
   readonly thumbsUp: number;
@@ -33,7 +35,10 @@ export interface QuestionGroup {
   readonly lastSeenAt: Date;
 }
 
-/** A coverage gap: a group with refusals or thumbs down, and where it was asked. */
+/**
+ * A coverage gap: a group with refusals, not-found answers or thumbs down (ranked by their sum), and where it was
+ * asked (the pages of those questions).
+ */
 export interface CoverageGap extends QuestionGroup {
   readonly pages: ReadonlyArray<{ readonly url: string | null; readonly count: number }>;
 }

@@ -33,7 +33,8 @@ export function estimateTokens(text: string): number {
  * of context it needs), streamed as word deltas, cites its source, and ends with `done` and estimated token
  * usage. When no sentence holds an answer of the kind asked for, it says so plainly (`notFoundMessage`) and cites
  * the closest passages' sources instead of stating a wrong sentence; when one may but the engine is not sure, it
- * says it found no direct answer and quotes the closest sentence (`nearestMessage`), never as the answer. It needs no model and no network, which
+ * says it found no direct answer and quotes the closest sentence (`nearestMessage`), never as the answer; both end
+ * with `done.found: false` (the owner's log counts them as `not_found`). It needs no model and no network, which
  * makes it the server's default backend and the SDK's last resort. The index of the last sources is kept, so a
  * conversation about one page indexes it once.
  */
@@ -72,7 +73,9 @@ export function createExtractiveInference(options: ExtractiveInferenceOptions = 
         : [...(outcome.nearest ? [outcome.nearest.sentence.page] : []), ...outcome.closest.map((p) => p.page)];
       for (const page of new Set(pages)) yield { type: 'citation', index: page + 1 };
       const input = request.question + request.history.map((t) => t.content).join('') + request.sources.map((s) => s.title + s.text).join('');
-      yield { type: 'done', finishReason, usage: { inputTokens: estimateTokens(input), outputTokens: estimateTokens(text) } };
+      const usage = { inputTokens: estimateTokens(input), outputTokens: estimateTokens(text) };
+      // Both replies without an answer (not found, and the closest sentence quoted) say so to the owner's log.
+      yield outcome.ok ? { type: 'done', finishReason, usage } : { type: 'done', finishReason, usage, found: false };
     },
   };
 }

@@ -16,7 +16,8 @@ export interface ChatQuestionContext {
 /**
  * Observes a chat's events on their way to the visitor and reports the finished question to the question log when
  * the sink ends — the point where the outcome is known. It never delays an event: it only copies what passes.
- * A stream that ends without `done` or `refusal` (the engine failed, the visitor left, the server stopped) is an `error`.
+ * A stream that ends without `done` or `refusal` (the engine failed, the visitor left, the server stopped) is an `error`;
+ * a `done` with `found: false` (the engine found no answer in the sources) is `not_found`.
  */
 export function observeChatForLog(sink: ChatSink, context: ChatQuestionContext, report: (question: QuestionReport) => void): ChatSink {
   const askedAt = context.now();
@@ -46,7 +47,7 @@ export function observeChatForLog(sink: ChatSink, context: ChatQuestionContext, 
           outcome = 'refused';
           break;
         case 'done':
-          outcome ??= event.finishReason === 'refused' ? 'refused' : 'answered';
+          outcome ??= event.finishReason === 'refused' ? 'refused' : event.found === false ? 'not_found' : 'answered';
           break;
         case 'error':
           outcome = 'error';
@@ -74,7 +75,8 @@ export function observeChatForLog(sink: ChatSink, context: ChatQuestionContext, 
             outcome: finalOutcome,
             errorCode: finalOutcome === 'error' ? (errorCode ?? (sink.signal.aborted ? 'client_gone' : 'upstream_unavailable')) : null,
             question: context.question,
-            answer: finalOutcome === 'answered' ? answer : null,
+            // What the visitor read, also when the engine found nothing (its "closest it comes" quote helps the owner).
+            answer: finalOutcome === 'answered' || finalOutcome === 'not_found' ? answer : null,
             citations,
             latencyMs: context.now().getTime() - askedAt.getTime(),
             source: 'server',

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { LoggedQuestion } from '../../core/insights/index.js';
+import { QUESTION_OUTCOMES, type LoggedQuestion } from '../../core/insights/index.js';
 import type { CoverageGap, QuestionGroup } from '../../core/ports/question-log.port.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { listOf, pageQuery, prefixedId, Timestamp } from '../http/schemas.js';
@@ -11,7 +11,9 @@ const Instant = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)' })
   .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v))
   .optional();
-const Outcome = z.enum(['answered', 'refused', 'error']);
+const Outcome = z
+  .enum(QUESTION_OUTCOMES)
+  .meta({ description: '`answered`; `not_found`: the engine ran but found no answer in the pages and said so (Kit\'s built-in extractive engine; model engines never report it); `refused`: the grounding gate found the question off-topic; `error`.' });
 const Mode = z.enum(['local', 'remote', 'extractive']);
 const ConversationId = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a conversation id') });
 
@@ -52,6 +54,7 @@ const GroupFields = {
   question: z.string().meta({ description: 'The newest question of the group (questions group by lower-cased text without punctuation).' }),
   count: z.number().int(),
   answered: z.number().int(),
+  not_found: z.number().int().meta({ description: 'Answered with "not found on the page" (outcome `not_found`).' }),
   refused: z.number().int(),
   errors: z.number().int(),
   thumbs_up: z.number().int(),
@@ -60,7 +63,7 @@ const GroupFields = {
 };
 const TopQuestion = z.strictObject(GroupFields).meta({ id: 'TopQuestion' });
 const CoverageGapView = z
-  .strictObject({ ...GroupFields, pages: z.array(z.strictObject({ url: z.string().nullable(), count: z.number().int() })).meta({ description: 'Where it was refused or voted down, most first (up to 5 pages), over the same days as the counts.' }) })
+  .strictObject({ ...GroupFields, pages: z.array(z.strictObject({ url: z.string().nullable(), count: z.number().int() })).meta({ description: 'Where it was refused, not found or voted down, most first (up to 5 pages), over the same days as the counts.' }) })
   .meta({ id: 'CoverageGap' });
 
 export function questionView(q: LoggedQuestion): z.infer<typeof QuestionView> {
@@ -88,6 +91,7 @@ const groupView = (g: QuestionGroup) => ({
   question: g.example,
   count: g.total,
   answered: g.answered,
+  not_found: g.notFound,
   refused: g.refused,
   errors: g.errors,
   thumbs_up: g.thumbsUp,
@@ -222,7 +226,7 @@ export function insightsRoutes(insights: InsightsService): Route[] {
       path: '/insights/coverage-gaps',
       operationId: 'getCoverageGaps',
       summary: 'Questions the assistant could not answer well, with where they were asked',
-      description: 'Groups with refusals (the grounding gate found no answer in the page) or thumbs down, most first, each with the pages it was asked on: the content to add or fix. `from`, `to` and `key_id` select whole UTC days as for top questions.',
+      description: 'Groups with refusals (the grounding gate found the question off-topic), answers that found nothing on the page (`not_found`) or thumbs down, most first (by their sum), each with the pages it was asked on: the content to add or fix. `from`, `to` and `key_id` select whole UTC days as for top questions.',
       tags: ['Insights'],
       auth: { kind: 'jwt', permission: 'insights:read' },
       query: z.object({ from: filterFields.from, to: filterFields.to, key_id: filterFields.key_id, limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20) }),

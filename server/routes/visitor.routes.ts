@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KitError } from '../../core/errors/index.js';
+import { QUESTION_OUTCOMES } from '../../core/insights/index.js';
 import type { KeyAuth } from '../auth/auth-context.js';
 import { originAllowed } from '../keys/origin-policy.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -16,7 +17,7 @@ export const BEACON_BODY_LIMIT_BYTES = 64 * 1024;
 
 const MessageId = z.string().regex(/^(req|msg)_[0-9A-Za-z]{8,64}$/, 'must be a message id (req_… or msg_…)');
 const BrowserMode = z.enum(['local', 'extractive', 'remote']);
-const Outcome = z.enum(['answered', 'refused', 'error']);
+const Outcome = z.enum(QUESTION_OUTCOMES).meta({ description: '`not_found`: the engine on the device found no answer in the page and said so.' });
 
 const BeaconItem = z.strictObject({
   message_id: MessageId.refine((v) => v.startsWith('msg_'), 'must be an SDK message id (msg_…)'),

@@ -37,7 +37,12 @@ export type ChatEvent =
   | { readonly type: 'delta'; readonly text: string }
   | { readonly type: 'citation'; readonly index: number; readonly url: string; readonly title: string }
   | { readonly type: 'refusal'; readonly message: string }
-  | { readonly type: 'done'; readonly finishReason: 'stop' | 'length' | 'refused'; readonly usage: { readonly inputTokens: number; readonly outputTokens: number } }
+  /**
+   * `found: false`: the engine found no answer in the sources (the inference port's `done.found`). Only the owner's
+   * log reads it (outcome `not_found`); the wire's `done` and JSON answer leave it out (docs/api.md), and the chat is
+   * metered and billed as any answer.
+   */
+  | { readonly type: 'done'; readonly finishReason: 'stop' | 'length' | 'refused'; readonly usage: { readonly inputTokens: number; readonly outputTokens: number }; readonly found?: false }
   | { readonly type: 'error'; readonly code: ServerErrorCode; readonly message: string };
 
 /** Where the events go. The service decides when the response is committed (`open`). */
@@ -549,7 +554,8 @@ export class ChatService {
           meter.inputTokens = event.usage.inputTokens;
           // An engine counting more than the cap it was given is billed the cap: the answer was held to it.
           meter.outputTokens = Math.min(maxOutputTokens, event.usage.outputTokens);
-          await sink.send({ type: 'done', finishReason: event.finishReason, usage: { inputTokens: meter.inputTokens, outputTokens: meter.outputTokens } });
+          const usage = { inputTokens: meter.inputTokens, outputTokens: meter.outputTokens };
+          await sink.send(event.found === false ? { type: 'done', finishReason: event.finishReason, usage, found: false } : { type: 'done', finishReason: event.finishReason, usage });
           return;
         }
         next = iterator.next();

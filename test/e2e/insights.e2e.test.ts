@@ -24,6 +24,8 @@ import { articlePage, startSiteServer, type SiteServer } from './support/site-se
 
 const GROUNDED = 'How much does the Summit membership cost per year?';
 const OFF_TOPIC = 'What is the boiling point of liquid nitrogen in kelvin?';
+/** On topic (the gate lets it through) but the page does not say: the extractive engine answers "not found". */
+const NOT_ON_PAGE = 'Can I pause my Summit membership?';
 const FACTS = [
   'The Summit membership costs $49 per year and includes free standard shipping.',
   'The Expedition membership costs $129 per year and includes unlimited free repairs.',
@@ -206,7 +208,7 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
     expect((await questions(shop, '?outcome=refused')).filter((q) => q.question === OFF_TOPIC)).to.have.length(1);
   });
 
-  it('with logging off, a refusal and an answer made in the browser arrive as counts only when the page is hidden', async () => {
+  it('with logging off, a refusal, an answer and a "not found" made in the browser arrive as counts only when the page is hidden', async () => {
     await setLogging(device, 'off');
     const before = await daily(device);
     site.set('/device-off', articlePage('Memberships', FACTS, kitUrl));
@@ -216,11 +218,13 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
     const answered = await askInWidget(GROUNDED);
     expect(await answered.textContent()).to.include('$49');
     await askInWidget(OFF_TOPIC);
+    expect(await (await askInWidget(NOT_ON_PAGE)).textContent()).to.include("couldn't find");
     const sentBefore = beacons.length;
     await leave();
     const after = await until(() => daily(device), (rows) => countOf(rows, 'extractive', 'refused') > countOf(before, 'extractive', 'refused'), 'the counts');
     expect(countOf(after, 'extractive', 'answered') - countOf(before, 'extractive', 'answered')).to.equal(1);
     expect(countOf(after, 'extractive', 'refused') - countOf(before, 'extractive', 'refused')).to.equal(1);
+    expect(countOf(after, 'extractive', 'not_found') - countOf(before, 'extractive', 'not_found')).to.equal(1);
     expect(await questions(device)).to.deep.equal([]);
     const sent = beacons.slice(sentBefore);
     expect(sent).to.have.length(1);
@@ -238,11 +242,16 @@ for (const target of integrationTargets()) describe(`the owner's loop in Chromiu
     // The vote solves the page's first bot challenge (the visitor's click is worth one): from then on the page holds a session.
     await answered.getByRole('button', { name: /Helpful/ }).first().click();
     await answered.getByText('Thanks for your feedback.').waitFor({ timeout: 30_000 });
+    await askInWidget(NOT_ON_PAGE);
     await leave();
-    const logged = await until(() => questions(device), (rows) => rows.some((q) => q.question === GROUNDED), 'the answer made in the browser');
+    const logged = await until(() => questions(device), (rows) => rows.some((q) => q.question === GROUNDED) && rows.some((q) => q.question === NOT_ON_PAGE), 'the answers made in the browser');
     const row = logged.find((q) => q.question === GROUNDED)!;
     expect(row).to.include({ mode: 'extractive', outcome: 'answered', source: 'sdk' });
     expect(row.answer).to.include('$49');
     expect(row.feedback.rating).to.equal('up');
+    // The device's engine found nothing: a coverage gap for the owner.
+    expect(logged.find((q) => q.question === NOT_ON_PAGE)).to.include({ mode: 'extractive', outcome: 'not_found', source: 'sdk' });
+    const gaps = await api(device, 'GET', '/insights/coverage-gaps');
+    expect(gaps.body.data.find((g: { question: string }) => g.question === NOT_ON_PAGE)).to.deep.include({ not_found: 1, refused: 0 });
   });
 });

@@ -7,6 +7,7 @@ import { ownerLoop } from './0005-owner-loop.js';
 import { consoleSessions } from './0006-console-sessions.js';
 import { insightDaySummaries } from './0007-insight-day-summaries.js';
 import { questionLogLeanInserts } from './0008-question-log-lean-inserts.js';
+import { notFoundOutcome } from './0009-not-found-outcome.js';
 
 /** One schema change. `name` orders the history and must never change once released. */
 export interface Migration {
@@ -19,7 +20,7 @@ export interface Migration {
  * Every migration, oldest first. Imported as modules (not globbed from disk) so the bundled server carries them.
  * To add one: create `NNNN-what-it-does.ts` exporting a Migration and append it here.
  */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop, consoleSessions, insightDaySummaries, questionLogLeanInserts]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([initialSchema, chatAndBilling, quotaReservations, usagePartitions, ownerLoop, consoleSessions, insightDaySummaries, questionLogLeanInserts, notFoundOutcome]);
 
 /** A knex migration source over an explicit list. */
 export function createMigrationSource(migrations: readonly Migration[] = MIGRATIONS): Knex.MigrationSource<Migration> {

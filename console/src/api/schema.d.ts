@@ -323,7 +323,7 @@ export type paths = {
         };
         /**
          * Questions the assistant could not answer well, with where they were asked
-         * @description Groups with refusals (the grounding gate found no answer in the page) or thumbs down, most first, each with the pages it was asked on: the content to add or fix. `from`, `to` and `key_id` select whole UTC days as for top questions.
+         * @description Groups with refusals (the grounding gate found the question off-topic), answers that found nothing on the page (`not_found`) or thumbs down, most first (by their sum), each with the pages it was asked on: the content to add or fix. `from`, `to` and `key_id` select whole UTC days as for top questions.
          */
         get: operations["getCoverageGaps"];
         put?: never;
@@ -889,8 +889,11 @@ export type components = {
                 count: number;
                 /** @enum {string} */
                 mode: "local" | "extractive" | "remote";
-                /** @enum {string} */
-                outcome: "answered" | "refused" | "error";
+                /**
+                 * @description `not_found`: the engine on the device found no answer in the page and said so.
+                 * @enum {string}
+                 */
+                outcome: "answered" | "not_found" | "refused" | "error";
                 page_url?: string;
             }[];
             /**
@@ -915,8 +918,11 @@ export type components = {
                  */
                 mode: "local" | "extractive" | "remote";
                 model?: string;
-                /** @enum {string} */
-                outcome: "answered" | "refused" | "error";
+                /**
+                 * @description `not_found`: the engine on the device found no answer in the page and said so.
+                 * @enum {string}
+                 */
+                outcome: "answered" | "not_found" | "refused" | "error";
                 page_url?: string;
                 question: string;
             }[];
@@ -1035,7 +1041,9 @@ export type components = {
              * @description ISO 8601 UTC timestamp, e.g. 2026-01-31T12:00:00.000Z
              */
             last_asked_at: string;
-            /** @description Where it was refused or voted down, most first (up to 5 pages), over the same days as the counts. */
+            /** @description Answered with "not found on the page" (outcome `not_found`). */
+            not_found: number;
+            /** @description Where it was refused, not found or voted down, most first (up to 5 pages), over the same days as the counts. */
             pages: {
                 count: number;
                 url: string | null;
@@ -1061,8 +1069,11 @@ export type components = {
                 day: string;
                 /** @enum {string} */
                 mode: "local" | "remote" | "extractive";
-                /** @enum {string} */
-                outcome: "answered" | "refused" | "error";
+                /**
+                 * @description `answered`; `not_found`: the engine ran but found no answer in the pages and said so (Kit's built-in extractive engine; model engines never report it); `refused`: the grounding gate found the question off-topic; `error`.
+                 * @enum {string}
+                 */
+                outcome: "answered" | "not_found" | "refused" | "error";
                 questions: number;
             }[];
             /**
@@ -1175,8 +1186,11 @@ export type components = {
             /** @enum {string} */
             mode: "local" | "remote" | "extractive";
             model: string | null;
-            /** @enum {string} */
-            outcome: "answered" | "refused" | "error";
+            /**
+             * @description `answered`; `not_found`: the engine ran but found no answer in the pages and said so (Kit's built-in extractive engine; model engines never report it); `refused`: the grounding gate found the question off-topic; `error`.
+             * @enum {string}
+             */
+            outcome: "answered" | "not_found" | "refused" | "error";
             page_url: string | null;
             /** @description As stored: secrets and personal data masked ([REDACTED:EMAIL] …). */
             question: string;
@@ -1293,6 +1307,8 @@ export type components = {
              * @description ISO 8601 UTC timestamp, e.g. 2026-01-31T12:00:00.000Z
              */
             last_asked_at: string;
+            /** @description Answered with "not found on the page" (outcome `not_found`). */
+            not_found: number;
             /** @description The newest question of the group (questions group by lower-cased text without punctuation). */
             question: string;
             refused: number;
@@ -6143,7 +6159,8 @@ export interface operations {
                 key_id?: string;
                 limit?: number;
                 mode?: "local" | "remote" | "extractive";
-                outcome?: "answered" | "refused" | "error";
+                /** @description `answered`; `not_found`: the engine ran but found no answer in the pages and said so (Kit's built-in extractive engine; model engines never report it); `refused`: the grounding gate found the question off-topic; `error`. */
+                outcome?: "answered" | "not_found" | "refused" | "error";
                 /** @description A page URL exactly as logged (without its query string unless the organization keeps them). */
                 page?: string;
                 /** @description Words that must all occur in the question (whole words, any case). */
@@ -6331,7 +6348,8 @@ export interface operations {
                 from?: string;
                 key_id?: string;
                 mode?: "local" | "remote" | "extractive";
-                outcome?: "answered" | "refused" | "error";
+                /** @description `answered`; `not_found`: the engine ran but found no answer in the pages and said so (Kit's built-in extractive engine; model engines never report it); `refused`: the grounding gate found the question off-topic; `error`. */
+                outcome?: "answered" | "not_found" | "refused" | "error";
                 /** @description A page URL exactly as logged (without its query string unless the organization keeps them). */
                 page?: string;
                 /** @description Words that must all occur in the question (whole words, any case). */

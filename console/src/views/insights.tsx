@@ -42,7 +42,7 @@ export function Insights(_: { path?: string }) {
     for (const row of questions.data?.questions ?? []) {
       const day = perDay.get(row.day) ?? {};
       day[row.mode] = (day[row.mode] ?? 0) + row.questions;
-      if (row.outcome === 'refused') day.refused = (day.refused ?? 0) + row.questions;
+      if (row.outcome === 'refused' || row.outcome === 'not_found') day[row.outcome] = (day[row.outcome] ?? 0) + row.questions;
       perDay.set(row.day, day);
     }
     const votes = new Map((questions.data?.feedback ?? []).map((f) => [f.day, f]));
@@ -52,7 +52,8 @@ export function Insights(_: { path?: string }) {
         { label: 'Answered by the service (API)', values: pick('remote') },
         { label: 'Local model (device)', values: pick('local') },
         { label: 'Extractive (device)', values: pick('extractive') },
-        { label: 'Refused', values: pick('refused') },
+        { label: 'Not found on the page', values: pick('not_found') },
+        { label: 'Refused (off-topic)', values: pick('refused') },
       ],
       votes: [
         { label: 'Helpful', values: series.x.map((t) => votes.get(isoDay(new Date(t * 1000)))?.up ?? 0) },
@@ -105,7 +106,7 @@ export function Insights(_: { path?: string }) {
       <h2>Top questions</h2>
       <QuestionGroups kind="top" {...range} />
       <h2>Coverage gaps</h2>
-      <p class="hint">Questions the assistant refused or visitors voted down: the content your site is missing.</p>
+      <p class="hint">Questions the assistant refused as off-topic, answered with "not found on the page", or visitors voted down: the content your site is missing.</p>
       <QuestionGroups kind="gaps" {...range} />
       <h2>Questions</h2>
       <QuestionLog {...range} />

@@ -4,7 +4,16 @@ import { ErrorAlert, Field, Loading, Select, TableWrap, When } from '../componen
 import { useResource } from '../components/use-resource.js';
 
 type Question = Schemas['LoggedQuestion'];
-type Filters = { q: string; outcome: '' | 'answered' | 'refused' | 'error'; mode: '' | 'local' | 'remote' | 'extractive'; rating: '' | 'up' | 'down' };
+type Filters = { q: string; outcome: '' | Question['outcome']; mode: '' | 'local' | 'remote' | 'extractive'; rating: '' | 'up' | 'down' };
+
+/** How each outcome reads to an owner (the filter, the list's badges). */
+export const OUTCOME_LABELS: Record<Question['outcome'], string> = {
+  answered: 'Answered',
+  not_found: 'Not found on the page',
+  refused: 'Refused (off-topic)',
+  error: 'Error',
+};
+const OUTCOME_BADGES: Record<Question['outcome'], string> = { answered: 'ok', not_found: 'warn', refused: 'warn', error: 'danger' };
 
 /** The question list with filters, more on demand, and the same filters as a CSV download. */
 export function QuestionLog({ from, to, orgId }: { from: string; to: string; orgId: string }) {
@@ -43,12 +52,7 @@ export function QuestionLog({ from, to, orgId }: { from: string; to: string; org
           label="Outcome"
           value={filters.outcome}
           onValue={(outcome) => setFilters({ ...filters, outcome })}
-          options={[
-            ['', 'Any'],
-            ['answered', 'Answered'],
-            ['refused', 'Refused'],
-            ['error', 'Error'],
-          ]}
+          options={[['', 'Any'], ...(Object.entries(OUTCOME_LABELS) as Array<[Question['outcome'], string]>)]}
         />
         <Select
           label="Mode"
@@ -90,7 +94,7 @@ export function QuestionLog({ from, to, orgId }: { from: string; to: string; org
                 {q.answer ? <div class="muted">{q.answer.length > 240 ? `${q.answer.slice(0, 240)}…` : q.answer}</div> : null}
               </td>
               <td>
-                <span class={`badge ${q.outcome === 'answered' ? 'ok' : q.outcome === 'refused' ? 'warn' : 'danger'}`}>{q.outcome}</span>
+                <span class={`badge ${OUTCOME_BADGES[q.outcome]}`}>{OUTCOME_LABELS[q.outcome]}</span>
                 <div class="muted">{q.mode}</div>
               </td>
               <td class="wrap-anywhere">
@@ -129,7 +133,7 @@ export function QuestionLog({ from, to, orgId }: { from: string; to: string; org
   );
 }
 
-/** Most asked questions, or the gaps (refused or voted down): what to add to the site. */
+/** Most asked questions, or the gaps (refused, not found on the page, or voted down): what to add to the site. */
 export function QuestionGroups({ kind, from, to, orgId }: { kind: 'top' | 'gaps'; from: string; to: string; orgId: string }) {
   const groups = useResource(
     () =>
@@ -143,13 +147,14 @@ export function QuestionGroups({ kind, from, to, orgId }: { kind: 'top' | 'gaps'
     <>
       <ErrorAlert error={groups.error} />
       {groups.loading && !groups.data ? <Loading /> : null}
-      {groups.data && rows.length === 0 ? <p class="muted">{kind === 'top' ? 'No questions logged in this period. Questions are kept only while question logging (below) keeps them.' : 'No gaps among the logged questions: none was refused or voted down. Questions are kept only while question logging (below) keeps them.'}</p> : null}
+      {groups.data && rows.length === 0 ? <p class="muted">{kind === 'top' ? 'No questions logged in this period. Questions are kept only while question logging (below) keeps them.' : 'No gaps among the logged questions: none was refused, unanswered by the page or voted down. Questions are kept only while question logging (below) keeps them.'}</p> : null}
       {rows.length > 0 ? (
-        <TableWrap label={kind === 'top' ? 'Top questions' : 'Coverage gaps'} columns={['Question', { label: 'Asked', num: true }, { label: 'Refused', num: true }, { label: '👍 / 👎', num: true }, kind === 'gaps' && 'Asked on']}>
+        <TableWrap label={kind === 'top' ? 'Top questions' : 'Coverage gaps'} columns={['Question', { label: 'Asked', num: true }, { label: 'Not found on the page', num: true }, { label: 'Refused', num: true }, { label: '👍 / 👎', num: true }, kind === 'gaps' && 'Asked on']}>
           {rows.map((g, i) => (
             <tr key={i}>
               <td class="wrap-anywhere">{g.question}</td>
               <td class="num">{g.count}</td>
+              <td class="num">{g.not_found}</td>
               <td class="num">{g.refused}</td>
               <td class="num">
                 {g.thumbs_up} / {g.thumbs_down}

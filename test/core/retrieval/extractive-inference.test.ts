@@ -30,6 +30,7 @@ describe('createExtractiveInference', () => {
     expect(done.type).to.equal('done');
     if (done.type !== 'done') return;
     expect(done.finishReason).to.equal('stop');
+    expect(done, 'an answer is not flagged as not found').to.not.have.property('found');
     expect(done.usage.outputTokens).to.equal(Math.ceil(text.length / 4));
     expect(done.usage.inputTokens).to.be.greaterThan(200);
   });
@@ -38,7 +39,7 @@ describe('createExtractiveInference', () => {
     const events = await collect(createExtractiveInference().answer(request('Who won the football match yesterday?')));
     expect(events.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('')).to.equal(DEFAULT_NOT_FOUND_MESSAGE);
     expect(events.some((e) => e.type === 'citation')).to.equal(false);
-    expect(events.at(-1)!.type).to.equal('done');
+    expect(events.at(-1)).to.deep.include({ type: 'done', finishReason: 'stop', found: false });
   });
 
   it('quotes the closest sentence, not as an answer, when it is not sure enough to answer', async () => {
@@ -47,6 +48,8 @@ describe('createExtractiveInference', () => {
     expect(text.startsWith(`${DEFAULT_NEAREST_MESSAGE} “`)).to.equal(true);
     expect(text).to.match(/Family plan costs \$29.*”$/);
     expect(events.filter((e) => e.type === 'citation')[0]).to.deep.equal({ type: 'citation', index: 2 });
+    // The closest sentence is not an answer: the owner's log counts it as not found.
+    expect(events.at(-1)).to.deep.include({ type: 'done', found: false });
     const custom = await collect(createExtractiveInference({ nearestMessage: 'Not sure; the page says:', answer: { minConfidence: 0.99, hedgeConfidence: 0 } })
       .answer(request('How much does the Family plan cost?')));
     expect(custom[0]).to.deep.equal({ type: 'delta', text: 'Not ' });

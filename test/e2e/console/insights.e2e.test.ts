@@ -61,7 +61,7 @@ describeConsole('console organizations and insights', (suite) => {
     await closeClean(owner);
   });
 
-  it('shows what visitors asked: usage, questions by mode, top questions, coverage gaps, filters, CSV export, last use of the key', async () => {
+  it('shows what visitors asked: usage, questions by mode, top questions, coverage gaps (refused and not found), filters, CSV export, last use of the key', async () => {
     const owner = await newOwner(suite, { email: `insights-${Date.now()}@example.test`, org: 'Asked Shop' });
     const { page } = owner;
     await page.getByRole('link', { name: 'Insights' }).click();
@@ -78,43 +78,67 @@ describeConsole('console organizations and insights', (suite) => {
     const answered = 'How much does the Summit membership cost?';
     const refused = 'What is the capital of France?';
     const personal = 'Is shipping free? Reply to ann.visitor@example.org';
+    // On topic, but the page does not say: the built-in engine answers "I couldn't find that on this page." (not_found).
+    const notOnPage = 'Can I pause my Summit plan?';
     expect((await chat(suite.stack.url, created.secret, answered)).outcome).to.equal('answered');
     expect((await chat(suite.stack.url, created.secret, answered)).outcome).to.equal('answered');
     expect((await chat(suite.stack.url, created.secret, refused)).outcome).to.equal('refused');
     await chat(suite.stack.url, created.secret, personal); // answered or refused: what matters is how it is logged
-    // The question log is written in batches (KIT_QUESTION_LOG_FLUSH_MS): wait until the API lists all four.
+    await chat(suite.stack.url, created.secret, notOnPage);
+    // The question log is written in batches (KIT_QUESTION_LOG_FLUSH_MS): wait until the API lists all five.
     for (let i = 0; ; i++) {
       const list = await pageApi<{ data: unknown[] }>(page, 'GET', '/questions');
-      if (list.data.length === 4) break;
-      if (i > 60) throw new Error(`the question log has ${list.data.length} of 4 questions`);
+      if (list.data.length === 5) break;
+      if (i > 60) throw new Error(`the question log has ${list.data.length} of 5 questions`);
       await new Promise((r) => setTimeout(r, 250));
     }
 
     await page.reload();
     await page.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
-    await page.getByText(/^4 chats, [\d,]+ tokens, [12] refused/).waitFor();
+    await page.getByText(/^5 chats, [\d,]+ tokens, [12] refused/).waitFor();
     const top = page.getByRole('region', { name: 'Top questions' });
     await top.getByRole('row', { name: new RegExp(`${answered.replace('?', '\\?')}\\s+2\\s+0`) }).waitFor();
     const gaps = page.getByRole('region', { name: 'Coverage gaps' });
     await gaps.getByRole('cell', { name: /capital of France/ }).waitFor();
     await gaps.getByRole('cell', { name: /https:\/\/shop\.example\/pricing|unknown page/ }).first().waitFor(); // the personal question may be refused too
+    // The chart of questions per day has a series for them (its table, in a closed <details>: today's row, as many as
+    // the API lists).
+    const notFound = (await pageApi<{ data: unknown[] }>(page, 'GET', '/questions?outcome=not_found')).data.length;
+    expect(notFound).to.be.at.least(1);
+    const chartCell = await page.locator('[aria-label="Questions per day by mode as a table"]').evaluate((region) => {
+      const column = [...region.querySelectorAll('thead th')].findIndex((th) => th.textContent === 'Not found on the page');
+      return column < 0 ? null : region.querySelector(`tbody tr:last-child td:nth-child(${column + 1})`)?.textContent;
+    });
+    expect(chartCell).to.equal(String(notFound));
+    // The answer that found nothing is a gap too, in its own column: asked 1, not found on the page 1, refused 0.
+    await gaps.getByRole('columnheader', { name: 'Not found on the page' }).waitFor();
+    await gaps.getByRole('row', { name: /Can I pause my Summit plan\?\s+1\s+1\s+0/ }).waitFor();
     const list = page.getByRole('region', { name: 'Questions', exact: true });
     await list.getByRole('cell', { name: /capital of France/ }).waitFor();
     // Masked as the logging settings say: the visitor's email never reaches the log.
     expect(await list.textContent()).not.to.include('ann.visitor@example.org');
     await list.getByRole('cell', { name: /Is shipping free\?/ }).waitFor();
-    expect(await list.getByRole('row').count()).to.equal(5); // header + 4
+    expect(await list.getByRole('row').count()).to.equal(6); // header + 5
+    await list.getByRole('row', { name: /Can I pause my Summit plan\?/ }).getByText('Not found on the page').waitFor();
     expect(await axeViolations(page)).to.deep.equal([]);
 
-    // Filters: refused only, then words.
+    // Filters: refused only, not found only, then words.
     await page.getByLabel('Outcome').selectOption('refused');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForFunction(() => {
       const rows = [...document.querySelectorAll('[aria-label="Questions"] tbody tr')];
-      return rows.length > 0 && rows.length < 4 && rows.every((r) => r.querySelector('.badge')?.textContent === 'refused');
+      return rows.length > 0 && rows.length < 4 && rows.every((r) => r.querySelector('.badge')?.textContent === 'Refused (off-topic)');
     });
     expect(await list.textContent()).to.include('capital of France');
     expect(await list.textContent()).not.to.include('Summit membership');
+    await page.getByLabel('Outcome').selectOption({ label: 'Not found on the page' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[aria-label="Questions"] tbody tr')];
+      return rows.length > 0 && rows.every((r) => r.querySelector('.badge')?.textContent === 'Not found on the page');
+    });
+    expect(await list.textContent()).to.include('Can I pause my Summit plan?');
+    expect(await list.textContent()).not.to.include('capital of France');
     await page.getByLabel('Outcome').selectOption('');
     await page.getByLabel('Words').fill('summit membership');
     await page.getByRole('button', { name: 'Filter' }).click();

@@ -8,7 +8,7 @@ import { newQuestionId } from '../../../server/services/question-log-service.js'
 import { describeOnEachDatabase } from '../../support/databases.js';
 
 /**
- * Migration 0007's per-day summaries against the log itself: after logging, votes (before and after their question),
+ * Migration 0007's per-day summaries (with 0009's `not_found` counts and gaps) against the log itself: after logging, votes (before and after their question),
  * a conversation's deletion, a key's deletion and the retention purge, (1) every summary table equals the same
  * aggregate computed from `question_log` / `question_daily`, and (2) top questions, coverage gaps and the daily counts
  * (read from the summaries) equal a query on the raw tables over the same whole UTC days.
@@ -45,7 +45,7 @@ describeOnEachDatabase('insight day summaries', (db) => {
       return {
         id: newQuestionId(), orgId, keyId: pick([keys[0]!, keys[1]!, null]), messageId, conversationId: `cnv_${Math.floor(rand() * 30)}`,
         createdAt: new Date(startMs + Math.floor(rand() * spanDays * DAY)), pageUrl: pick(['https://a.example/1', 'https://a.example/2', 'https://a.example/3', null]),
-        mode: pick(['local', 'remote', 'extractive'] as const), model: null, outcome: pick(['answered', 'answered', 'refused', 'error'] as const), errorCode: null,
+        mode: pick(['local', 'remote', 'extractive'] as const), model: null, outcome: pick(['answered', 'answered', 'not_found', 'refused', 'error'] as const), errorCode: null,
         question: `question ${hash} ${messageId}`, questionHash: hash, answer: null, citations: [], latencyMs: 10, source: 'server' as const,
       };
     });
@@ -57,8 +57,9 @@ describeOnEachDatabase('insight day summaries', (db) => {
     const pairs: Array<[string, string, string]> = [
       [
         'question_day_groups',
-        `select to_char(day, 'YYYY-MM-DD') as day, key_id, question_hash, total, answered, refused, errors, thumbs_up, thumbs_down, last_seen_at from question_day_groups where org_id = ? order by 1, 2, 3`,
+        `select to_char(day, 'YYYY-MM-DD') as day, key_id, question_hash, total, answered, not_found, refused, errors, thumbs_up, thumbs_down, last_seen_at from question_day_groups where org_id = ? order by 1, 2, 3`,
         `select ${day} as day, coalesce(key_id, '') as key_id, question_hash, count(*)::int as total, (count(*) filter (where outcome = 'answered'))::int as answered,
+                (count(*) filter (where outcome = 'not_found'))::int as not_found,
                 (count(*) filter (where outcome = 'refused'))::int as refused, (count(*) filter (where outcome = 'error'))::int as errors,
                 (count(*) filter (where rating = 'up'))::int as thumbs_up, (count(*) filter (where rating = 'down'))::int as thumbs_down, max(created_at) as last_seen_at
            from question_log where org_id = ? and question is not null group by 1, 2, 3 order by 1, 2, 3`,
@@ -67,13 +68,13 @@ describeOnEachDatabase('insight day summaries', (db) => {
         'question_day_gap_pages',
         `select question_hash, to_char(day, 'YYYY-MM-DD') as day, key_id, page, n from question_day_gap_pages where org_id = ? order by 1, 2, 3, 4`,
         `select question_hash, ${day} as day, coalesce(key_id, '') as key_id, coalesce(page_url, '') as page, count(*)::int as n
-           from question_log where org_id = ? and question is not null and (outcome = 'refused' or rating = 'down') group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+           from question_log where org_id = ? and question is not null and (outcome in ('refused', 'not_found') or rating = 'down') group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
       ],
       [
         'question_gap_pages',
         'select question_hash, page, n from question_gap_pages where org_id = ? order by 1, 2',
         `select question_hash, coalesce(page_url, '') as page, count(*)::int as n
-           from question_log where org_id = ? and question is not null and (outcome = 'refused' or rating = 'down') group by 1, 2 order by 1, 2`,
+           from question_log where org_id = ? and question is not null and (outcome in ('refused', 'not_found') or rating = 'down') group by 1, 2 order by 1, 2`,
       ],
       [
         'question_day_votes',
@@ -106,15 +107,16 @@ describeOnEachDatabase('insight day summaries', (db) => {
     if (range.to) where.push('created_at < ?'), args.push(dayEnd(range.to));
     if (range.keyId) where.push('key_id = ?'), args.push(range.keyId);
     const { rows: groups } = (await knex.raw(
-      `select question_hash, count(*)::int as total, (count(*) filter (where outcome = 'answered'))::int as answered, (count(*) filter (where outcome = 'refused'))::int as refused,
+      `select question_hash, count(*)::int as total, (count(*) filter (where outcome = 'answered'))::int as answered, (count(*) filter (where outcome = 'not_found'))::int as not_found,
+              (count(*) filter (where outcome = 'refused'))::int as refused,
               (count(*) filter (where outcome = 'error'))::int as errors, (count(*) filter (where rating = 'up'))::int as up, (count(*) filter (where rating = 'down'))::int as down,
               max(created_at) as last_seen_at,
               (select q.question from question_log q where q.org_id = l.org_id and q.question_hash = l.question_hash and q.question is not null order by q.created_at desc, q.id desc limit 1) as example
          from question_log l where ${where.join(' and ')} group by l.org_id, question_hash`,
       args,
-    )) as { rows: Array<{ question_hash: string; total: number; answered: number; refused: number; errors: number; up: number; down: number; last_seen_at: Date; example: string }> };
+    )) as { rows: Array<{ question_hash: string; total: number; answered: number; not_found: number; refused: number; errors: number; up: number; down: number; last_seen_at: Date; example: string }> };
     const asGroup = (g: (typeof groups)[number]) => ({
-      questionHash: g.question_hash, example: g.example, total: g.total, answered: g.answered, refused: g.refused, errors: g.errors,
+      questionHash: g.question_hash, example: g.example, total: g.total, answered: g.answered, notFound: g.not_found, refused: g.refused, errors: g.errors,
       thumbsUp: g.up, thumbsDown: g.down, lastSeenAt: new Date(g.last_seen_at).toISOString(),
     });
     const byScore = (score: (g: (typeof groups)[number]) => number) => groups.filter((g) => score(g) > 0).sort((a, b) => score(b) - score(a) || (a.question_hash < b.question_hash ? -1 : 1)).map(asGroup);
@@ -122,10 +124,10 @@ describeOnEachDatabase('insight day summaries', (db) => {
     const query = { from: range.from, to: range.to, keyId: range.keyId, limit: 100 };
     expect((await store.topQuestions(orgId, query)).map(iso), 'top questions').to.deep.equal(byScore((g) => g.total));
     const gaps = await store.coverageGaps(orgId, { ...query, pagesPerGap: 5 });
-    expect(gaps.map(({ pages: _, ...g }) => iso(g)), 'coverage gaps').to.deep.equal(byScore((g) => g.refused + g.down));
+    expect(gaps.map(({ pages: _, ...g }) => iso(g)), 'coverage gaps').to.deep.equal(byScore((g) => g.refused + g.not_found + g.down));
     for (const gap of gaps) {
       const { rows: pages } = (await knex.raw(
-        `select page_url as url, count(*)::int as count from question_log where ${where.join(' and ')} and question_hash = ? and (outcome = 'refused' or rating = 'down')
+        `select page_url as url, count(*)::int as count from question_log where ${where.join(' and ')} and question_hash = ? and (outcome in ('refused', 'not_found') or rating = 'down')
           group by page_url order by count(*) desc, coalesce(page_url, '') limit 5`,
         [...args, gap.questionHash],
       )) as { rows: Array<{ url: string | null; count: number }> };

@@ -4,7 +4,7 @@ import { resolve } from '../../../server/tokens.js';
 import { describeOnEachDatabase } from '../../support/databases.js';
 import { createTestPlatform, listen, seedOrg, testClock, type SeededOrg, type TestClock } from '../../support/platform.js';
 import { createResponseValidator } from '../../support/openapi-validator.js';
-import { chatBody, createKeys, OFF_TOPIC_QUESTION, openSession, PRICING_QUESTION, streamChat, TEST_ALTCHA_ENV } from '../support/chat.js';
+import { chatBody, createKeys, OFF_TOPIC_QUESTION, openSession, PRICING_QUESTION, streamChat, TEST_ALTCHA_ENV, usageRows } from '../support/chat.js';
 
 const ORIGIN = 'https://shop.example.com';
 // Planted: a secret key shape, an email, a phone number and a card number (Luhn-valid test number).
@@ -55,7 +55,7 @@ describeOnEachDatabase('question log, feedback and insights', (db) => {
     const stream = await streamChat(server.url, { authorization: `Bearer ${keys.publishable}`, 'kit-session': session, origin: ORIGIN }, chatBody(question, extra));
     expect(stream.status).to.equal(200);
     await flush();
-    return { requestId: String(stream.events[0]!.json.request_id), session };
+    return { requestId: String(stream.events[0]!.json.request_id), session, events: stream.events };
   }
 
   it('logs nothing but counts while logging is off (the default)', async () => {
@@ -119,6 +119,75 @@ describeOnEachDatabase('question log, feedback and insights', (db) => {
     expect((await api('GET', '/conversations/cnv_on_1', owner())).status).to.equal(404);
     const left = await api('GET', '/questions', owner());
     expect(left.body.data.length).to.equal(3);
+  });
+
+  // The page's text answers neither (the gate lets both through: they share words with it); the built-in engine says
+  // "I couldn't find that on this page." to the first and quotes the closest sentence to the second.
+  const NOT_FOUND_QUESTION = 'Who founded the company behind the Pro plan?';
+  const CLOSEST_QUESTION = 'Does the Pro plan include phone support?';
+
+  it('answers that found nothing on the page are logged not_found, billed as answers, and show up as coverage gaps', async () => {
+    // `full`: the answer the visitor read is kept for not_found too (the closest sentence helps the owner).
+    await setLogging('full');
+    const before = clock.now();
+    const found = await ask(PRICING_QUESTION, { page_url: 'https://shop.example.com/pricing', conversation_id: 'cnv_nf_0' });
+    clock.advance(1000);
+    const missing = await ask(NOT_FOUND_QUESTION, { page_url: 'https://shop.example.com/about', conversation_id: 'cnv_nf_1' });
+    clock.advance(1000);
+    const again = await ask(NOT_FOUND_QUESTION.toLowerCase(), { page_url: 'https://shop.example.com/about', conversation_id: 'cnv_nf_2' });
+    clock.advance(1000);
+    const closest = await ask(CLOSEST_QUESTION, { page_url: 'https://shop.example.com/pricing', conversation_id: 'cnv_nf_3' });
+
+    // The wire is unchanged: `done` carries finish_reason and usage only (CONTRACT §4), whatever the engine found.
+    for (const chat of [found, missing, closest]) {
+      const done = chat.events.at(-1)!;
+      expect(done.event).to.equal('done');
+      expect(Object.keys(done.json).sort()).to.deep.equal(['finish_reason', 'usage']);
+      expect(done.json.finish_reason).to.equal('stop');
+    }
+    expect(missing.events.filter((e) => e.event === 'delta').map((e) => e.json.text).join('')).to.equal("I couldn't find that on this page.");
+    // Billed as any answer: the engine ran (a usage row, not refused, with the engine's tokens).
+    for (const chat of [missing, closest]) {
+      const [row] = await usageRows(platform, chat.requestId);
+      const usage = chat.events.at(-1)!.json.usage as { input_tokens: number; output_tokens: number };
+      expect(row).to.deep.include({ refused: false, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens });
+      expect(usage.output_tokens).to.be.greaterThan(0);
+    }
+
+    const outcomes = async (conversation: string) => (await api('GET', `/conversations/${conversation}`, owner())).body.data.map((q: { outcome: string }) => q.outcome);
+    expect(await outcomes('cnv_nf_0')).to.deep.equal(['answered']);
+    expect(await outcomes('cnv_nf_1')).to.deep.equal(['not_found']);
+    expect(await outcomes('cnv_nf_3'), 'the closest sentence quoted is not an answer').to.deep.equal(['not_found']);
+    const answers = async (conversation: string) => (await api('GET', `/conversations/${conversation}`, owner())).body.data.map((q: { answer: string | null }) => q.answer);
+    expect(await answers('cnv_nf_1')).to.deep.equal(["I couldn't find that on this page."]);
+    expect((await answers('cnv_nf_3'))[0]).to.match(/^I couldn't find a direct answer on this page\. The closest it comes: “The Pro plan costs 20 dollars/);
+    const listed = await api('GET', '/questions?outcome=not_found', org.members.viewer.token);
+    expect(validate('get', '/questions', 200, listed.body)).to.equal(null);
+    expect(listed.body.data.map((q: { message_id: string }) => q.message_id).sort()).to.deep.equal([missing.requestId, again.requestId, closest.requestId].sort());
+
+    // Coverage gaps: all-time (question_groups) and over days or a key (the per-day summaries) — two code paths.
+    const today = clock.now().toISOString().slice(0, 10);
+    for (const query of ['', `?from=${before.toISOString()}`, `?from=${today}&to=${today}T23:59:59Z`, `?key_id=${keys.publishableId}`]) {
+      const gaps = await api('GET', `/insights/coverage-gaps${query}`, org.members.viewer.token);
+      expect(gaps.status, query).to.equal(200);
+      expect(validate('get', '/insights/coverage-gaps', 200, gaps.body), query).to.equal(null);
+      // The earlier tests' refusals are gaps too; these are the groups that found nothing.
+      const unanswered = gaps.body.data.filter((g: { not_found: number }) => g.not_found > 0);
+      expect(unanswered.map((g: { question: string; count: number; not_found: number; refused: number; answered: number; pages: unknown }) => [g.question, g.count, g.not_found, g.refused, g.answered, g.pages]), query).to.deep.equal([
+        [NOT_FOUND_QUESTION.toLowerCase(), 2, 2, 0, 0, [{ url: 'https://shop.example.com/about', count: 2 }]],
+        [CLOSEST_QUESTION, 1, 1, 0, 0, [{ url: 'https://shop.example.com/pricing', count: 1 }]],
+      ]);
+      const top = await api('GET', `/insights/top-questions${query}`, org.members.viewer.token);
+      const mine = top.body.data.filter((g: { question: string }) => [NOT_FOUND_QUESTION.toLowerCase(), CLOSEST_QUESTION].includes(g.question));
+      expect(mine.map((g: { count: number; answered: number; not_found: number }) => [g.count, g.answered, g.not_found]), query).to.deep.equal([[2, 0, 2], [1, 0, 1]]);
+    }
+    const daily = await api('GET', `/insights/daily?from=${today}`, org.members.viewer.token);
+    expect(validate('get', '/insights/daily', 200, daily.body)).to.equal(null);
+    expect(daily.body.questions).to.deep.include({ day: today, mode: 'remote', outcome: 'not_found', questions: 3 });
+    const csv = await api('GET', '/questions/export?outcome=not_found', owner());
+    const lines = String(csv.body).trim().split('\r\n');
+    const column = lines[0]!.split(',').indexOf('outcome');
+    expect(lines.slice(1).map((l) => l.split(',')[column])).to.deep.equal(['not_found', 'not_found', 'not_found']);
   });
 
   it('purges rows past the retention on schedule, once across restarts', async () => {

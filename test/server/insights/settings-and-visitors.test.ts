@@ -136,6 +136,35 @@ describeOnEachDatabase('assistant settings, beacon and feedback', (db) => {
     expect(rows[0].question).to.not.include('jane.doe@example.org');
   });
 
+  it('takes not_found from a beacon (the device\'s engine found nothing on the page): stored, counted, and a coverage gap', async () => {
+    // An organisation of its own: the beacon limits of the key above are spent by the other tests.
+    const own = await seedOrg(platform, 'beacon-not-found');
+    const ownKeys = await createKeys(platform, own);
+    const session = await openSession(server.url, ownKeys.publishable, ORIGIN);
+    await call('PATCH', '/org/question-logging', own.members.owner.token, { mode: 'redacted' }, { 'if-match': '*' });
+    const item = (n: number, extra: Record<string, unknown> = {}) => ({
+      message_id: `msg_notfound${n}x${Date.now()}`, conversation_id: 'cnv_nf', asked_at: new Date().toISOString(), page_url: 'https://shop.example.com/returns',
+      mode: 'extractive', model: 'extractive', outcome: 'not_found', question: 'Can I return a gift card?', answer: "I couldn't find that on this page.", latency_ms: 40, ...extra,
+    });
+    // A not-found answer never comes from the service through the beacon: /chat logs its own.
+    const remote = await call('POST', '/beacon', null, { key: ownKeys.publishable, session, items: [item(0, { mode: 'remote' })] }, { origin: ORIGIN });
+    expect(remote.status).to.equal(400);
+    const items = await call('POST', '/beacon', null, { key: ownKeys.publishable, session, items: [item(1), item(2, { mode: 'local', model: 'Qwen2.5-0.5B' })] }, { origin: ORIGIN });
+    expect(items.status, JSON.stringify(items.body)).to.equal(202);
+    const counts = await call('POST', '/beacon', null, JSON.stringify({ key: ownKeys.publishable, counts: [{ page_url: 'https://shop.example.com/returns', mode: 'extractive', outcome: 'not_found', count: 3 }] }), {
+      'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN,
+    });
+    expect(counts.status, JSON.stringify(counts.body)).to.equal(202);
+    await resolve(platform.container, 'QuestionLogService').flush();
+    const rows = await db().knex('question_log').where({ org_id: own.orgId }).whereNotNull('question').orderBy('mode');
+    expect(rows.map((r) => [r.mode, r.outcome, r.source])).to.deep.equal([['extractive', 'not_found', 'sdk'], ['local', 'not_found', 'sdk']]);
+    const daily = await db().knex('question_daily').where({ org_id: own.orgId }).orderBy('mode');
+    expect(daily.map((c) => [c.mode, c.outcome, c.questions])).to.deep.equal([['extractive', 'not_found', 4], ['local', 'not_found', 1]]);
+    const gaps = await call('GET', '/insights/coverage-gaps', own.members.viewer.token);
+    expect(gaps.body.data).to.have.length(1);
+    expect(gaps.body.data[0]).to.deep.include({ question: 'Can I return a gift card?', count: 2, not_found: 2, refused: 0, pages: [{ url: 'https://shop.example.com/returns', count: 2 }] });
+  });
+
   it('refuses bad beacons with contract errors', async () => {
     const session = await openSession(server.url, keys.publishable, ORIGIN);
     const item = { message_id: 'msg_badbeacon1', asked_at: new Date().toISOString(), mode: 'local', outcome: 'answered', question: 'q' };
