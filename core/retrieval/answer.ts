@@ -93,7 +93,10 @@ export interface ExtractiveAnswer {
   readonly answer: RankedSentence;
   /** The sentence quoted with it for context (the one before or after it, or the runner-up), or null. */
   readonly context: string | null;
+  /** The pages of the shown text: the answer's, then the context's when it is another (a runner-up from another page). */
   readonly citations: readonly Citation[];
+  /** Their indexes in the corpus's pages, in the same order. */
+  readonly pages: readonly number[];
   /** The best sentences, best first; `sentences[0]` is the answer. */
   readonly sentences: readonly RankedSentence[];
   /** How likely (0–1) the shown text answers the question, from {@link ANSWER_SIGNALS}. */
@@ -106,7 +109,9 @@ export interface NearestSentence {
   /** The sentence with its context sentence, in page order (as an answer's `text`). */
   readonly text: string;
   readonly sentence: RankedSentence;
+  /** As an answer's: the sentence's page, then its context's when it is another. */
   readonly citations: readonly Citation[];
+  readonly pages: readonly number[];
 }
 
 /** Why no answer was given, with what came closest: the passages to show as sources, and the ranked sentences. */
@@ -338,7 +343,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     const rest = picked.slice(1).map((s) => sentences[s]!.text).join(' ');
     return ok({
       text: [chosen.text, rest].filter(Boolean).join(' '), answer: chosen, context: rest || null, citations: [{ url: chosen.url, title: chosen.title }],
-      sentences: [chosen], confidence: 1, signals: [],
+      pages: [0], sentences: [chosen], confidence: 1, signals: [],
     });
   };
 
@@ -403,6 +408,11 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     const confidence = logistic(signals, weights);
     const ctx = context >= 0 ? sentences[context]!.text : null;
     const text = ctx === null ? chosen.text : runnerUp ? `${closed(chosen.text)} ${ctx}` : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
+    // Every page the shown text quotes is cited: a runner-up may come from another page (walk-through, session 15).
+    const shownPages = [chosen.page];
+    const contextPassage = context >= 0 ? corpus.passages[sentences[context]!.passage]! : null;
+    if (contextPassage && contextPassage.page !== chosen.page) shownPages.push(contextPassage.page);
+    const cited = shownPages.map((p, i) => (i === 0 ? { url: chosen.url, title: chosen.title } : { url: contextPassage!.url, title: contextPassage!.title }));
     if (confidence < minConfidence && form === null) {
       const why = signals[1] === 1 ? `no passage holds a ${intent!.type} for the question`
         : signals[6] === 1 ? `the pages never mention "${keyOf(q)}"` : 'no passage matches enough of the question';
@@ -411,10 +421,10 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
       const hedge = confidence >= hedgeConfidence && signals[1] === 0 && signals[6] === 0;
       return {
         ...notFound(q, why, order), confidence, signals,
-        ...(hedge ? { nearest: { text, sentence: chosen, citations: [{ url: chosen.url, title: chosen.title }] } } : {}),
+        ...(hedge ? { nearest: { text, sentence: chosen, citations: cited, pages: shownPages } } : {}),
       };
     }
-    return ok({ text, answer: chosen, context: ctx, citations: [{ url: chosen.url, title: chosen.title }], sentences: order, confidence, signals });
+    return ok({ text, answer: chosen, context: ctx, citations: cited, pages: shownPages, sentences: order, confidence, signals });
   };
 
   return { ranker, answer };

@@ -66,11 +66,12 @@ export function createExtractiveInference(options: ExtractiveInferenceOptions = 
         request.signal?.throwIfAborted();
         yield { type: 'delta', text: piece };
       }
-      // Corpus pages are the request's sources in order, so a page index is the source's 1-based index − 1. Without
+      // Corpus pages are the request's sources in order, so a page index is the source's 1-based index − 1: every
+      // source the shown text quotes (the answer's, and a runner-up's from another source) is cited. Without
       // an answer, the closest sentence's source (when one is offered) and the closest passages' sources are cited:
       // where the visitor may read on.
-      const pages = outcome.ok ? [outcome.value.answer.page]
-        : [...(outcome.nearest ? [outcome.nearest.sentence.page] : []), ...outcome.closest.map((p) => p.page)];
+      const pages = outcome.ok ? outcome.value.pages
+        : [...(outcome.nearest ? outcome.nearest.pages : []), ...outcome.closest.map((p) => p.page)];
       for (const page of new Set(pages)) yield { type: 'citation', index: page + 1 };
       const input = request.question + request.history.map((t) => t.content).join('') + request.sources.map((s) => s.title + s.text).join('');
       const usage = { inputTokens: estimateTokens(input), outputTokens: estimateTokens(text) };

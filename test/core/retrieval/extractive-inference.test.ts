@@ -35,6 +35,17 @@ describe('createExtractiveInference', () => {
     expect(done.usage.inputTokens).to.be.greaterThan(200);
   });
 
+  it('cites every source the shown text quotes: a runner-up from another source too', async () => {
+    const sources: SourcePage[] = [
+      { url: 'https://b.example/pricing', title: 'Pricing', text: 'Editions\n\nEdition: Brewmate Home; Price: €249; Warranty: 2 years\nEdition: Brewmate Pro; Price: €399; Warranty: 3 years' },
+      { url: 'https://b.example/order', title: 'Order form', text: 'The Brewmate Pro costs €399. Orders ship within two days.' },
+    ];
+    const events = await collect(createExtractiveInference().answer({ question: 'How much is the Brewmate Pro?', history: [], sources }));
+    const text = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
+    expect(text).to.include('Edition: Brewmate Pro; Price: €399').and.include('The Brewmate Pro costs €399.');
+    expect(events.flatMap((e) => (e.type === 'citation' ? [e.index] : []))).to.deep.equal([1, 2]);
+  });
+
   it('says it could not find the answer, without citation, when nothing matches', async () => {
     const events = await collect(createExtractiveInference().answer(request('Who won the football match yesterday?')));
     expect(events.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('')).to.equal(DEFAULT_NOT_FOUND_MESSAGE);
