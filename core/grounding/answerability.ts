@@ -91,12 +91,17 @@ export function isAnswerable(corpus: Corpus, content: readonly ContentWord[], v:
 // "connect the box", "Store it"). English pages.
 const INSTRUCTION = /\byou(?:r|'ll|'re)?\b|\bsteps?\b|^\s*\d+[.)]\s|(?:^|[.!?:]\s+)\p{L}\p{Ll}+ (?:the|a|an|your|it|them|its|this|these|each|all|any) /imu;
 
+// A how-to asked as a line of its own, as FAQs write their questions: "How do I clean the burrs?", "How can I…?".
+const FAQ_HOWTO = /^\s*(?:how|where) (?:do|can|should|could) (?:i|we|you)\b[^?]*\?\s*$/iu;
+const FAQ_HOWTO_IN = /(?:^|[.!?]\s+)(?:how|where) (?:do|can|should|could) (?:i|we|you)\b[^?\n]*\?/imu;
+
 // A method: "it's possible to disable tab-to-search by unchecking a search engine".
 const BY_METHOD = /\bby \p{L}+ing\b/iu;
 
 /** True when passage `p` reads as instructions (INSTRUCTION), its first word no stopword ("Then the…" is no verb). */
 function instructs(corpus: Corpus, p: number): boolean {
-  return readsAsInstructions(corpus, corpus.passages[p]!.text);
+  const text = corpus.passages[p]!.text;
+  return readsAsInstructions(corpus, text) || FAQ_HOWTO_IN.test(text);
 }
 
 function readsAsInstructions(corpus: Corpus, text: string): boolean {
@@ -159,7 +164,9 @@ function actionMeetsObject(corpus: Corpus, p: number, next: number, action: numb
     for (const id of others) if (t.includes(id)) return true;
     return false;
   };
-  const reads = (s: number): boolean => s >= from && s < to && (BY_METHOD.test(corpus.sentences[s]!.text) || readsAsInstructions(corpus, corpus.sentences[s]!.text));
+  // An FAQ that asks the visitor's how-to itself ("How do I clean the burrs?" above its answer) answers it there
+  // (session 15): the sentence holding the action is that question line, and the answer follows it.
+  const reads = (s: number): boolean => s >= from && s < to && (BY_METHOD.test(corpus.sentences[s]!.text) || readsAsInstructions(corpus, corpus.sentences[s]!.text) || FAQ_HOWTO.test(corpus.sentences[s]!.text));
   for (let s = from; s < to; s++) {
     if (!corpus.sentences[s]!.terms.includes(action)) continue;
     if ((others.length === 0 || hasOther(s) || hasOther(s - 1) || hasOther(s + 1)) && (!instructed || reads(s) || reads(s - 1) || reads(s + 1))) return true;

@@ -48,6 +48,8 @@ const NOT_MONEY_AFTER = set('in');
 // "5 times", "many times more": a multiplier, not a timetable.
 const MULTIPLIER_BEFORE = set('many more several few');
 const PAST = set('did was were');
+const YESNO_AUX = set('can could do does may is are will');
+const PAY = set('pay paying');
 const LOCATED = set('located based situated');
 const METHOD_BEFORE = set('what by');
 // English phrasal verbs and the single verbs pages write for the same action, both ways ("how do I turn off X" is
@@ -140,7 +142,9 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
   if (!asksWhoOrWhy) {
     // A price: "how much does it cost", "combien coûte", "多少钱", "what is the fee", "how much are tickets".
     // "How do people pay?", "how can I afford it?": a manner, not a price (`mannerNotPrice`, session 10; English).
-    const manner = options.mannerNotPrice !== false && words[0] === 'how' && HOWTO_AUX.has(words[1] ?? '') && !howMuch && !howMany;
+    // So do "Can I pay with PayPal?", "Can I pay in instalments?": paying asked about in a yes/no question (session 15).
+    const manner = options.mannerNotPrice !== false && ((words[0] === 'how' && HOWTO_AUX.has(words[1] ?? '') && !howMuch && !howMany)
+      || (YESNO_AUX.has(words[0] ?? '') && words.some((w) => PAY.has(w))));
     if (((money && !howMany) || (priceByBe && howMuch)) && !manner) { types.add('money'); types.delete('amount'); }
     // Opening hours: "opening hours", "horaires", or "what time / when does it open".
     // ("When did the plant open?" asks for a date.)

@@ -232,6 +232,18 @@ describe('checkGrounding', () => {
     for (const q of ['What is your email?', 'What is the address?', 'Where are you located?']) expect(checkGrounding(article, q), q).to.include({ grounded: false, reason: 'not_answerable' });
   });
 
+  it('answers an FAQ\'s own how-to question and "can I pay with…?" (a manner, not a price), from a new user\'s walk-through (session 15)', () => {
+    const faq = buildCorpus([{ url: 'https://brewmate.example/faq', title: 'Brewmate FAQ', text: [
+      'How do I clean the burrs?\n\nRun 20 grams of grinder cleaning tablets through the Brewmate once a month, then brush the burr chamber. Never wash the burrs with water.',
+      'Shipping and payment\n\nWe ship to the UK and the EU. Pay by card, PayPal or bank transfer; Klarna lets you pay in 3 instalments.',
+    ].join('\n\n') }]);
+    for (const q of ['How do I clean the burrs?', 'Can I pay with PayPal?', 'Can I pay in instalments?']) expect(checkGrounding(faq, q), q).to.include({ grounded: true });
+    // A how-to a story quotes is no FAQ of the page's; a price asked about stays a price question.
+    const story = buildCorpus([{ url: 'https://news.example/privacy', title: 'Readers and their accounts', text: 'Readers often write to us: "How do I delete my account?" Facebook declined to comment on the account deletion process this week.' }]);
+    expect(checkGrounding(story, 'How do I delete my account?').grounded).to.equal(false);
+    expect(checkGrounding(faq, 'How much do I pay for shipping to the UK?').grounded).to.equal(false);
+  });
+
   it('answers a question made only of a price ("how much is it in euros?") where a passage gives a price in that currency', () => {
     const faq = buildCorpus([{ url: 'https://grinder.example/faq', title: 'Aurora grinder FAQ', text: [
       'Which models are there?\n\nAurora €149, 2.1 kg. Aurora Pro €219, 2.6 kg.',
