@@ -7,6 +7,8 @@ type Queued = [stub: Record<string, unknown>, method: string, args: unknown[], r
 type Init = (options: unknown, host?: KitHostOptions) => KitInstance;
 
 const realOf = new Map<unknown, KitInstance>();
+/** Stub instances whose `init` failed (bad options), with why: their queued calls are not "before Kit.init". */
+const failedOf = new Map<unknown, unknown>();
 
 /**
  * Replays calls made on the pre-load stub (`window.Kit = {q: [...]}`): each stub `init` becomes a real instance, the
@@ -18,7 +20,13 @@ export function replayQueue(queue: unknown[], init: Init): void {
     for (const [stub, method, args, resolve, reject] of entries as Queued[]) {
       try {
         if (method === 'init') {
-          const inst = init(args[0], (args[1] ?? {}) as KitHostOptions);
+          let inst: KitInstance;
+          try {
+            inst = init(args[0], (args[1] ?? {}) as KitHostOptions);
+          } catch (err) {
+            failedOf.set(stub, err);
+            throw err;
+          }
           realOf.set(stub, inst);
           for (const name of Object.keys(stub)) {
             const fn = (inst as unknown as Record<string, unknown>)[name];
@@ -28,6 +36,13 @@ export function replayQueue(queue: unknown[], init: Init): void {
           continue;
         }
         const inst = realOf.get(stub) as unknown as Record<string, (...a: unknown[]) => unknown> | undefined;
+        // Its init failed (reported once, above): a question or a vote fails with that reason, anything else does
+        // nothing — no flood of errors that blame the page for calling before Kit.init.
+        if (!inst && failedOf.has(stub)) {
+          if (method === 'ask' || method === 'feedback') reject?.(failedOf.get(stub));
+          else resolve?.(undefined);
+          continue;
+        }
         if (!inst || typeof inst[method] !== 'function') throw new KitError('invalid_request', `Kit: ${method} was called before Kit.init.`);
         Promise.resolve(inst[method](...args)).then(resolve, reject);
       } catch (err) {
