@@ -45,12 +45,24 @@ async function demoRound(variant: DemoVariant): Promise<void> {
   const context = await browser.newContext();
   try {
     const page = await freshPage(context);
+    // What the page requested, for a page that never reaches network idle (session 13's and 15's stops in round 3).
+    const requests: string[] = [];
+    const opened = Date.now();
+    page.on('request', (r) => requests.push(`${Date.now() - opened} ms > ${r.method()} ${r.url().replace(kit.url, '')}`));
+    page.on('response', (r) => requests.push(`${Date.now() - opened} ms < ${r.status()} ${r.url().replace(kit.url, '')}`));
+    page.on('requestfailed', (r) => requests.push(`${Date.now() - opened} ms x ${r.url().replace(kit.url, '')} ${r.failure()?.errorText ?? ''}`));
     await page.goto(`${kit.url}/demo/bench-${variant}.html`, { waitUntil: 'load' });
     if (signalsReady(variant)) {
       await page.waitForFunction(() => (window as any).__readyAt !== undefined || (window as any).__kitError !== undefined, null, { timeout: 60_000 });
     }
     // Every variant: no request for 500 ms (Kit: its chunk and GET /config answered), then the settling time.
-    await page.waitForLoadState('networkidle');
+    try {
+      await page.waitForLoadState('networkidle');
+    } catch (err) {
+      const kitError = await page.evaluate(() => (window as any).__kitError ?? null).catch(() => 'unknown');
+      process.stderr.write(`bench: ${variant} never reached network idle; Kit's error ${JSON.stringify(kitError)}; its last requests:\n  ${requests.slice(-40).join('\n  ')}\n`);
+      throw err;
+    }
     await page.waitForTimeout(SETTLE_MS);
     const err = await page.evaluate(() => (window as any).__kitError);
     if (err) throw new Error(`bench: Kit failed on the demo page: ${JSON.stringify(err)}`);
