@@ -77,6 +77,7 @@ const LOCATED = set('located based situated');
 // "Where are you (located)?", "where is your office?": the site's own place.
 const YOU = set('you your');
 const PAST_CUES = set('did was were opened closed');
+const HOURS_OF = set('business office opening');
 const YESNO_START = set('is are was were do does did can could will would should shall has have had may might must isnt arent doesnt dont cant wont');
 
 /** The answer a question asks for, or null when its words do not say ("what is…", "why…", "how do I…"). */
@@ -93,10 +94,14 @@ export function expectedAnswer(words: readonly string[]): AnswerIntent | null {
     if (has(PERCENT_CUES)) out.push('percent');
     return out;
   };
-  // Opening hours ("what are your opening hours?", "when do you close on Saturdays?") are written as clock times;
-  // "when did the plant open?" asks for a date.
-  if (has(OPEN_CUES) && !has(PAST_CUES) && (words.includes('hours') || has(WHEN) || words.some((w, i) => WHAT.has(w) && words[i + 1] === 'time'))) {
+  // Opening hours ("what are your opening hours?", "what are your hours?") are written as a range of clock times;
+  // opening or closing asked of the site ("what time do you close?", "when do you open on Sundays?") as a clock time.
+  // "When did the plant open?" and "when does the museum open?" (an opening day, maybe) ask for a time as before.
+  if (!has(PAST_CUES) && !words.includes('how') && words.includes('hours') && (has(OPEN_CUES) || words.some((w) => YOU.has(w) || HOURS_OF.has(w)))) {
     return { type: 'time', detail: 'hours' };
+  }
+  if (has(OPEN_CUES) && !has(PAST_CUES) && (words.some((w, i) => WHAT.has(w) && words[i + 1] === 'time' && !NOT_CLOCK.has(words[i + 2] ?? '')) || (has(WHEN) && words.some((w) => YOU.has(w))))) {
+    return { type: 'time', detail: 'clock' };
   }
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
