@@ -132,7 +132,8 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
     // "What is your email?", "what's your phone?": a means of contact asked of the site, with nothing after it.
     else if (lex.has('contactMeans', w) && lex.has('yours', words[i - 1] ?? '') && (i + 1 >= words.length || isStopword(words[i + 1]!))) { contact = true; frame.add(w); }
     // "What is your address?", "what's the address?", "quelle est votre adresse ?": a postal address (session 15).
-    else if (lex.has('postal', w) && (lex.has('yours', words[i - 1] ?? '') || lex.has('determiners', words[i - 1] ?? ''))) { contact = true; frame.add(w); }
+    // ("When was the address delivered?", "What was the address about?": a speech; a site's address is asked in the present.)
+    else if (lex.has('postal', w) && (lex.has('yours', words[i - 1] ?? '') || lex.has('determiners', words[i - 1] ?? '')) && !types.has('time') && !words.includes('how') && !words.some((x) => PAST.has(x))) { contact = true; frame.add(w); }
   }
   // "Where are you?", "where are you located?", "where is your shop?": the site's own address (English; session 15).
   if (words[wh] === 'where' && BE.has(words[wh + 1] ?? '') && (words[wh + 2] === 'you' || lex.has('yours', words[wh + 2] ?? ''))) {

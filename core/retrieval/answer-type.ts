@@ -125,7 +125,8 @@ export function expectedAnswer(words: readonly string[]): AnswerIntent | null {
       for (let j = i + 1; j < Math.min(words.length, i + 4); j++) {
         const n = words[j]!;
         if (TIME_NOUNS.has(n)) return words[j + 1] === 'zone' ? null : n === 'time' && j === i + 1 && !NOT_CLOCK.has(words[j + 1] ?? '') ? { type: 'time', detail: 'clock' } : { type: 'time' };
-        if (ADDRESS_CUES.has(n) && !EMAIL_CUES.has(words[j - 1] ?? '')) return { type: 'contact', detail: 'address' };
+        // A site's address is asked in the present ("what was the address about?" asks about a speech).
+        if (ADDRESS_CUES.has(n) && !EMAIL_CUES.has(words[j - 1] ?? '') && !has(PAST_CUES)) return { type: 'contact', detail: 'address' };
         if (MONEY_CUES.has(n)) return { type: 'money' };
         if (NUMBER_NOUNS.has(n)) return { type: 'number' };
         if (PERSON_NOUNS.has(n)) return { type: 'person' };

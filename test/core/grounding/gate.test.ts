@@ -228,6 +228,9 @@ describe('checkGrounding', () => {
     expect(checkGrounding(phone, 'How do I contact you?'), 'phone').to.include({ grounded: true });
     // Another place's address, and pages with no address, number or email, refuse.
     expect(checkGrounding(bakery, 'What is the address of the Louvre?').grounded).to.equal(false);
+    // An address that is a speech is no postal address asked for.
+    const speech = buildCorpus([{ url: 'https://history.example/gettysburg', title: 'The Gettysburg Address', text: 'Lincoln delivered the address on November 19, 1863, at the dedication of the cemetery. The address was received quietly by the crowd.' }]);
+    for (const q of ['When was the address delivered?', 'How was the address received?', 'What was the address about?']) expect(checkGrounding(speech, q), q).to.include({ grounded: true });
     const article = buildCorpus([{ url: 'https://news.example/a', title: 'Bakeries in Millbrook', text: 'Millbrook has three bakeries. The oldest one opened in 1911 and still bakes rye bread in a wood-fired oven. 1 terabyte hard drive reviews are elsewhere.' }]);
     for (const q of ['What is your email?', 'What is the address?', 'Where are you located?']) expect(checkGrounding(article, q), q).to.include({ grounded: false, reason: 'not_answerable' });
   });
