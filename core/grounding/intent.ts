@@ -135,8 +135,9 @@ export function questionIntent(words: readonly string[], lex: Lexicon, isStopwor
     // ("When was the address delivered?", "What was the address about?": a speech; a site's address is asked in the present.)
     else if (lex.has('postal', w) && (lex.has('yours', words[i - 1] ?? '') || lex.has('determiners', words[i - 1] ?? '')) && !types.has('time') && !words.includes('how') && !words.some((x) => PAST.has(x))) { contact = true; frame.add(w); }
   }
-  // "Where are you?", "where are you located?", "where is your shop?": the site's own address (English; session 15).
-  if (words[wh] === 'where' && BE.has(words[wh + 1] ?? '') && (words[wh + 2] === 'you' || lex.has('yours', words[wh + 2] ?? ''))) {
+  // "Where are you?", "where are you located?": the site's own address (English; session 15). Not "where is your
+  // shop?": a page may say where without an address ("in the old mill by the river"), and the shop is evidence.
+  if (words[wh] === 'where' && BE.has(words[wh + 1] ?? '') && words[wh + 2] === 'you' && words.slice(wh + 3).every((w) => LOCATED.has(w) || isStopword(w))) {
     contact = true;
     for (const w of words) if (LOCATED.has(w)) frame.add(w);
   }

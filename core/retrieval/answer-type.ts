@@ -74,7 +74,7 @@ const ADDRESS_CUES = set('address adresse anschrift direccion endereco indirizzo
 const OPEN_CUES = set('open opens opening close closes closing ouvert ouvre ouverture ferme fermeture geoffnet offnet schliesst abierto abre cierra aberto fecha aperto chiude');
 // Words that only say where something is ("where are you *located*?").
 const LOCATED = set('located based situated');
-// "Where are you (located)?", "where is your office?": the site's own place.
+// "What are your hours?", "when do you open?": asked of the site.
 const YOU = set('you your');
 const PAST_CUES = set('did was were opened closed');
 const HOURS_OF = set('business office opening');
@@ -140,7 +140,7 @@ export function expectedAnswer(words: readonly string[]): AnswerIntent | null {
       }
     }
     if (WHO.has(w)) return { type: 'person' };
-    if (WHERE.has(w)) return has(CONTACT_CUES) ? contactIntent(words) : YOU.has(words[i + 2] ?? '') && BE_WORDS.has(next) ? { type: 'contact', detail: 'address' } : { type: 'place' };
+    if (WHERE.has(w)) return has(CONTACT_CUES) ? contactIntent(words) : whereAreYou(words, i) ? { type: 'contact', detail: 'address' } : { type: 'place' };
   }
   if ((has(CONTACT_CUES) || has(CONTACT_VERBS)) && (words.includes('how') || words.includes('comment') || words.includes('wie') || words.includes('como'))) return contactIntent(words);
   if (words.length > 1 && YESNO_START.has(words[0]!)) return { type: 'yesno' };
@@ -151,6 +151,12 @@ const HOW_NUMBER_DE = set('viel viele lange alt weit gross hoch schwer oft teuer
 const BE_WORDS = set('is are');
 // "What time of day / time frame / time period…" asks for a part of the day or a span, not a clock time.
 const NOT_CLOCK = set('of frame frames period periods span');
+
+// "Where are you?", "where are you located?": the site's own address ("where is your shop?" may be answered
+// without one: "in the old mill by the river").
+function whereAreYou(words: readonly string[], i: number): boolean {
+  return BE_WORDS.has(words[i + 1] ?? '') && words[i + 2] === 'you' && words.slice(i + 3).every((w) => LOCATED.has(w));
+}
 
 // A contact question, and the form it names: "phone number" a phone, "email" an email address; else any.
 function contactIntent(words: readonly string[]): AnswerIntent {

@@ -224,6 +224,9 @@ describe('checkGrounding', () => {
     // the page says it is one ("Call us on …").
     const street = buildCorpus([{ url: 'https://bakery.example/visit', title: 'Visit', text: 'Find us at 14 Canal Street, next to the lock. Parking is on Mill Lane.' }]);
     expect(checkGrounding(street, 'Where are you located?'), 'street').to.include({ grounded: true });
+    // Where a thing of the site is, said without an address, is answered as before.
+    const mill = buildCorpus([{ url: 'https://bakery.example/about', title: 'About the bakery', text: 'Our shop is in the old mill by the river, next to the weir. The shop opened in 2011 and bakes every morning.' }]);
+    expect(checkGrounding(mill, 'Where is your shop?'), 'mill').to.include({ grounded: true });
     const phone = buildCorpus([{ url: 'https://bakery.example/call', title: 'Orders', text: 'For large orders, call us on 01632 960 418 the day before.' }]);
     expect(checkGrounding(phone, 'How do I contact you?'), 'phone').to.include({ grounded: true });
     // Another place's address, and pages with no address, number or email, refuse.

@@ -15,7 +15,8 @@ describe('expectedAnswer: the one form a site question asks for (session 15)', (
   const CASES: [string, Record<string, string> | null][] = [
     ['What is your phone number?', { type: 'contact', detail: 'phone' }], ['What is your email address?', { type: 'contact', detail: 'email' }],
     ['How do I contact you?', { type: 'contact' }], ['What is the address?', { type: 'contact', detail: 'address' }],
-    ['Where are you located?', { type: 'contact', detail: 'address' }], ['Where is the kitchen?', { type: 'place' }],
+    ['Where are you located?', { type: 'contact', detail: 'address' }], ['Where are you?', { type: 'contact', detail: 'address' }],
+    ['Where is the kitchen?', { type: 'place' }], ['Where is your shop?', { type: 'place' }],
     ['What are your opening hours?', { type: 'time', detail: 'hours' }], ['What are your hours?', { type: 'time', detail: 'hours' }],
     ['When do you close on Saturday?', { type: 'time', detail: 'clock' }], ['When does the new museum open?', { type: 'time' }],
     ['How many hours do you work a week?', { type: 'duration' }],
