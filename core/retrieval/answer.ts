@@ -323,7 +323,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   // story or a product page opens with what it is about (the lead is the classic extractive summary) — from the
   // first source, the page the question was asked on. Headings, questions and fragments are skipped; at most
   // LEAD_SENTENCES sentences and LEAD_CHARS characters.
-  const lead = (q: AnalyzedQuery): AnswerOutcome | null => {
+  const lead = (): AnswerOutcome | null => {
     const first = corpus.passages.findIndex((p) => p.page === 0);
     if (first < 0) return null;
     const picked: number[] = [];
@@ -350,7 +350,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
   const answer = (question: string): AnswerOutcome => {
     const q = retriever.analyze(question);
     if (options.pageQuestion?.(question, corpus.language)) {
-      const summary = lead(q);
+      const summary = lead();
       if (summary) return summary;
     }
     const ranked = ranker.rank(q, Math.max(k, 10));
