@@ -302,6 +302,12 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     ];
   };
 
+  // Sentence `s` as a candidate the ranking did not score (a form answer, the lead).
+  const unranked = (s: number, typeMatch: boolean): RankedSentence => {
+    const passage = corpus.passages[sentences[s]!.passage]!;
+    return { sentence: s, text: sentences[s]!.text, score: 0, page: passage.page, url: passage.url, title: passage.title, typeMatch };
+  };
+
   // "What is your phone number?", "Where are you located?", "What are your opening hours?": a question that names
   // nothing but one form of fact about the site itself (every word of it a cue of that form) is answered by the
   // sentence written in that form — the best ranked one, else the first of the pages —, whatever words it shares
@@ -312,9 +318,7 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     const typed = ranked.find((r) => r.typeMatch);
     if (typed) return typed;
     for (let s = 0; s < sentences.length; s++) {
-      if ((roles[s] !== 'sentence' && roles[s] !== 'row') || !answerMatches(intent, sentences[s]!.text, q.words)) continue;
-      const passage = corpus.passages[sentences[s]!.passage]!;
-      return { sentence: s, text: sentences[s]!.text, score: 0, page: passage.page, url: passage.url, title: passage.title, typeMatch: true };
+      if ((roles[s] === 'sentence' || roles[s] === 'row') && answerMatches(intent, sentences[s]!.text, q.words)) return unranked(s, true);
     }
     return null;
   };
@@ -338,11 +342,10 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
       }
     }
     if (picked.length === 0) return null;
-    const passage = corpus.passages[sentences[picked[0]!]!.passage]!;
-    const chosen: RankedSentence = { sentence: picked[0]!, text: sentences[picked[0]!]!.text, score: 0, page: 0, url: passage.url, title: passage.title, typeMatch: false };
+    const chosen = unranked(picked[0]!, false);
     const rest = picked.slice(1).map((s) => sentences[s]!.text).join(' ');
     return ok({
-      text: [chosen.text, rest].filter(Boolean).join(' '), answer: chosen, context: rest || null, citations: [{ url: chosen.url, title: chosen.title }],
+      text: [chosen.text, rest].filter(Boolean).join(' '), answer: chosen, context: rest || null, citations: [corpus.pages[0]!],
       pages: [0], sentences: [chosen], confidence: 1, signals: [],
     });
   };
@@ -409,10 +412,9 @@ export function createAnswerer(retriever: Retriever, options: AnswerOptions & Ra
     const ctx = context >= 0 ? sentences[context]!.text : null;
     const text = ctx === null ? chosen.text : runnerUp ? `${closed(chosen.text)} ${ctx}` : context < chosen.sentence ? `${ctx} ${chosen.text}` : `${chosen.text} ${ctx}`;
     // Every page the shown text quotes is cited: a runner-up may come from another page (walk-through, session 15).
-    const shownPages = [chosen.page];
-    const contextPassage = context >= 0 ? corpus.passages[sentences[context]!.passage]! : null;
-    if (contextPassage && contextPassage.page !== chosen.page) shownPages.push(contextPassage.page);
-    const cited = shownPages.map((p, i) => (i === 0 ? { url: chosen.url, title: chosen.title } : { url: contextPassage!.url, title: contextPassage!.title }));
+    const contextPage = context >= 0 ? corpus.passages[sentences[context]!.passage]!.page : chosen.page;
+    const shownPages = contextPage === chosen.page ? [chosen.page] : [chosen.page, contextPage];
+    const cited = shownPages.map((p) => corpus.pages[p]!);
     if (confidence < minConfidence && form === null) {
       const why = signals[1] === 1 ? `no passage holds a ${intent!.type} for the question`
         : signals[6] === 1 ? `the pages never mention "${keyOf(q)}"` : 'no passage matches enough of the question';
