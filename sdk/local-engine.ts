@@ -33,13 +33,13 @@ export async function chooseEngine(config: KitConfig, host: KitHostOptions, plan
   const remoteAllowed = plan !== null && plan.mode !== 'local';
   // Core's extractive engine is the last resort (no model, no network): loaded only when it is needed.
   const extractive = async (reason: string): Promise<Engine> => {
-    // The gate's page-question reading (its chunk) lets the engine answer "what is this page about?" with the lead.
-    const [{ createExtractiveInference }, { isPageQuestion }] = await Promise.all([
+    // The gate's chunk, loaded beside it (as gateLoaded would, a failure left to the runtime), also lends the engine
+    // its page-question reading: "what is this page about?" is answered with the lead.
+    const [{ createExtractiveInference }, gate] = await Promise.all([
       import(/* webpackChunkName: "kit-extractive" */ '../core/retrieval/extractive-inference.js'),
-      import(/* webpackChunkName: "kit-gate" */ '../core/grounding/index.js'),
+      import(/* webpackChunkName: "kit-gate" */ '../core/grounding/index.js').catch(() => null),
     ]);
-    const port = createExtractiveInference({ answer: { pageQuestion: isPageQuestion } });
-    await gateLoaded(config);
+    const port = createExtractiveInference(gate ? { answer: { pageQuestion: gate.isPageQuestion } } : {});
     emit('mode', { mode: 'local', model: port.model, reason });
     return { kind: 'extractive', port };
   };
